@@ -1,0 +1,25 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { SessionEvent } from '../src/domain/events.js';
+import type { Frame, OutboundFrame } from '../src/domain/frames.js';
+import type { Services } from '../src/services.js';
+import type { SessionSpec } from '../src/session/types.js';
+
+/** Everything a session pipeline is built from. The pipeline never knows the transport or vendor. */
+export interface PipelineContext {
+  sessionId: string;
+  spec: SessionSpec;
+  /** Inbound frames after the start message; completes after a `stop` frame. */
+  frames$: Observable<Frame>;
+  services: Services;
+  /** Drives every timer (start, cadence, silence, limits, metering): a TestScheduler in tests. */
+  scheduler: SchedulerLike;
+}
+
+export interface PipelineOutput {
+  /** Session events in order; the last is `session.ended`, then it completes. */
+  events$: Observable<SessionEvent>;
+  /** Honeypot audio/clear/mark/hangup; EMPTY for the filter. */
+  outbound$: Observable<OutboundFrame>;
+}
+
+export type Pipeline = (ctx: PipelineContext) => PipelineOutput;

@@ -1,0 +1,159 @@
+import path from 'node:path';
+
+export type Feature = 'scan' | 'live_filter' | 'honeypot';
+export const FEATURES: readonly Feature[] = ['scan', 'live_filter', 'honeypot'];
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Base the service prints for itself (e.g. `https://voice.example.com`); undefined: derived per request. */
+  publicUrl?: string;
+  dataDir: string;
+  mongodbUrl?: string;
+  maxSessions: number;
+  features: ReadonlySet<Feature>;
+  bootstrapKeys: ReadonlyArray<{ key: string; credits: number }>;
+  webhookAllowPrivate: boolean;
+  stt: 'auto' | 'aws' | 'whisper' | 'sphinx' | 'none';
+  llm: 'local' | 'bedrock' | 'openai' | 'none';
+  tts: 'espeak' | 'polly' | 'none';
+  bedrockModelId: string;
+  openaiBaseUrl?: string;
+  openaiModel: string;
+  openaiApiKey?: string;
+  whisperUrl?: string;
+  pollyVoice?: string;
+  sipHost: string;
+  sipPort: number;
+  /** 0 disables the SIP entry point. */
+  sipEnabled: boolean;
+  sipRtpTimeoutSeconds: number;
+  metricsPort?: number;
+  logLevel: string;
+  nodeId: string;
+  drainSeconds: number;
+  rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v ? v : undefined;
+}
+
+function int(env: Env, name: string, dflt: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return dflt;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, dflt: boolean): boolean {
+  const raw = str(env, name)?.toLowerCase();
+  if (raw === undefined) return dflt;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], dflt: T): T {
+  const raw = str(env, name)?.toLowerCase();
+  if (raw === undefined) return dflt;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, schemes: readonly string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (!schemes.includes(parsed.protocol.replace(':', ''))) {
+    throw new ConfigError(name, `scheme must be ${schemes.join(' or ')}`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function features(env: Env): Set<Feature> {
+  const raw = str(env, 'VOICE_FEATURES');
+  if (raw === undefined) return new Set(FEATURES);
+  const out = new Set<Feature>();
+  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!(FEATURES as readonly string[]).includes(item)) {
+      throw new ConfigError('VOICE_FEATURES', `unknown feature "${item}" (allowed: ${FEATURES.join(', ')})`);
+    }
+    out.add(item as Feature);
+  }
+  return out;
+}
+
+function bootstrapKeys(env: Env): Array<{ key: string; credits: number }> {
+  const raw = str(env, 'VOICE_BOOTSTRAP_KEYS');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const at = item.lastIndexOf(':');
+      const key = at > 0 ? item.slice(0, at) : '';
+      const credits = at > 0 ? item.slice(at + 1) : '';
+      if (!/^[A-Za-z0-9_.-]{8,200}$/.test(key) || !/^\d+$/.test(credits)) {
+        throw new ConfigError('VOICE_BOOTSTRAP_KEYS', 'expected comma-separated key:credits, key 8+ of [A-Za-z0-9_.-]');
+      }
+      return { key, credits: Number(credits) };
+    });
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const sipPort = int(env, 'VOICE_SIP_PORT', 5080, 0, 65535);
+  const metricsPort = str(env, 'VOICE_METRICS_PORT');
+  return {
+    host: str(env, 'VOICE_HOST') ?? '0.0.0.0',
+    port: int(env, 'VOICE_PORT', 8080, 0, 65535),
+    publicUrl: url(env, 'VOICE_PUBLIC_URL', ['http', 'https']),
+    dataDir: path.resolve(str(env, 'VOICE_DATA_DIR') ?? './data'),
+    mongodbUrl: url(env, 'MONGODB_URL', ['mongodb', 'mongodb+srv']),
+    maxSessions: int(env, 'VOICE_MAX_SESSIONS', 200, 1, 100000),
+    features: features(env),
+    bootstrapKeys: bootstrapKeys(env),
+    webhookAllowPrivate: bool(env, 'VOICE_WEBHOOK_ALLOW_PRIVATE', false),
+    stt: oneOf(env, 'VOICE_STT', ['auto', 'aws', 'whisper', 'sphinx', 'none'] as const, 'auto'),
+    llm: oneOf(env, 'VOICE_LLM', ['local', 'bedrock', 'openai', 'none'] as const, 'local'),
+    tts: oneOf(env, 'VOICE_TTS', ['espeak', 'polly', 'none'] as const, 'espeak'),
+    bedrockModelId: str(env, 'VOICE_BEDROCK_MODEL_ID') ?? 'anthropic.claude-3-haiku-20240307-v1:0',
+    openaiBaseUrl: url(env, 'VOICE_OPENAI_BASE_URL', ['http', 'https']),
+    openaiModel: str(env, 'VOICE_OPENAI_MODEL') ?? 'default',
+    openaiApiKey: str(env, 'VOICE_OPENAI_API_KEY'),
+    whisperUrl: url(env, 'VOICE_WHISPER_URL', ['http', 'https']),
+    pollyVoice: str(env, 'VOICE_POLLY_VOICE'),
+    sipHost: str(env, 'VOICE_SIP_HOST') ?? '0.0.0.0',
+    sipPort,
+    sipEnabled: sipPort !== 0,
+    sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
+    metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
+    logLevel: oneOf(env, 'VOICE_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
+    nodeId: str(env, 'VOICE_NODE_ID') ?? `${process.pid}`,
+    drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
+    rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Assessment, Verdict } from './verdict.js';
+import { toVerdict } from './verdict.js';
+
+/**
+ * How rule evidence and a model's judgement make one verdict.
+ *
+ * - Rules alone → `heuristic`; model alone → `llm`; both → `combined`.
+ * - Combined score: the model's score, raised halfway toward the rules' when the rules found more.
+ *   Rules never lower a model score (spec); strong rule evidence still lifts a hesitant model.
+ * - Category: the model's, unless it said `none` while the rules named a subject above the suspicious band.
+ * - Tactics: union. Signals: the rules' quotes first (they cite the caller), then the model's.
+ * - Summary: the model's.
+ */
+export function combine(rules: Assessment | null, model: Assessment | null): Verdict | null {
+  if (!rules && !model) return null;
+  if (!model) return toVerdict(rules!, 'heuristic');
+  if (!rules) return toVerdict(model, 'llm');
+  const score = rules.score > model.score ? (model.score + rules.score) / 2 : model.score;
+  const category = model.category === 'none' && rules.score >= 0.3 ? rules.category : model.category;
+  return toVerdict(
+    {
+      score,
+      category,
+      tactics: [...rules.tactics, ...model.tactics],
+      signals: [...new Set([...rules.signals, ...model.signals])],
+      summary: model.summary,
+    },
+    'combined',
+  );
+}

@@ -1,0 +1,53 @@
+/** The spec's intel object: every field optional and omitted when empty; all arrays but `dtmf`. */
+export const INTEL_LIST_FIELDS = [
+  'names',
+  'organizations',
+  'callback_numbers',
+  'emails',
+  'urls',
+  'crypto_wallets',
+  'bank_accounts',
+  'card_numbers',
+  'gift_card_brands',
+  'payment_apps',
+  'remote_tools',
+  'remote_codes',
+  'case_numbers',
+  'amounts',
+  'addresses',
+  'scripts',
+] as const;
+
+export type IntelListField = (typeof INTEL_LIST_FIELDS)[number];
+export type Intel = { [K in IntelListField]?: string[] } & { dtmf?: string };
+
+/** Merges several partial intel objects, keeping first-seen order and dropping duplicates and empties. */
+export function mergeIntel(...parts: ReadonlyArray<Intel | undefined>): Intel {
+  const out: Intel = {};
+  for (const field of INTEL_LIST_FIELDS) {
+    const seen = new Map<string, string>();
+    for (const part of parts) {
+      for (const value of part?.[field] ?? []) {
+        const trimmed = value.trim();
+        if (trimmed && !seen.has(trimmed.toLowerCase())) seen.set(trimmed.toLowerCase(), trimmed);
+      }
+    }
+    if (seen.size > 0) out[field] = [...seen.values()];
+  }
+  const dtmf = parts.map((p) => p?.dtmf ?? '').join('');
+  if (dtmf) out.dtmf = dtmf;
+  return out;
+}
+
+/** `intel_count`: distinct facts. A non-empty DTMF string counts as one fact. */
+export function countIntel(intel: Intel): number {
+  let n = 0;
+  for (const field of INTEL_LIST_FIELDS) n += intel[field]?.length ?? 0;
+  if (intel.dtmf) n += 1;
+  return n;
+}
+
+/** Returns a copy in the spec's field order with empty fields omitted (stable JSON for tests and hashes). */
+export function normalizeIntel(intel: Intel): Intel {
+  return mergeIntel(intel);
+}

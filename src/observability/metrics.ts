@@ -1,0 +1,93 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Every metric the node exports, defined once. Code increments these directly; `GET /metrics`
+ * (or the separate metrics port) renders the registry. Labels stay low-cardinality: never ids or numbers.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+
+const ms = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 20000];
+
+export const metrics = {
+  liveSessions: new Gauge({
+    name: 'voice_live_sessions',
+    help: 'Live sessions on this node',
+    labelNames: ['kind', 'protocol'] as const,
+    registers: [registry],
+  }),
+  framesIn: new Counter({
+    name: 'voice_frames_in_total',
+    help: 'Inbound frames',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  }),
+  bytesIn: new Counter({ name: 'voice_audio_bytes_in_total', help: 'Inbound audio bytes', registers: [registry] }),
+  eventsOut: new Counter({
+    name: 'voice_events_total',
+    help: 'Events emitted',
+    labelNames: ['type'] as const,
+    registers: [registry],
+  }),
+  verdicts: new Counter({
+    name: 'voice_verdicts_total',
+    help: 'Verdict events by level',
+    labelNames: ['level', 'source'] as const,
+    registers: [registry],
+  }),
+  webhookPosts: new Counter({
+    name: 'voice_webhook_posts_total',
+    help: 'Webhook posts by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  }),
+  webhookLatency: new Histogram({
+    name: 'voice_webhook_latency_ms',
+    help: 'Webhook post latency',
+    buckets: ms,
+    registers: [registry],
+  }),
+  providerCalls: new Counter({
+    name: 'voice_provider_calls_total',
+    help: 'Provider calls by provider, operation and outcome',
+    labelNames: ['provider', 'op', 'outcome'] as const,
+    registers: [registry],
+  }),
+  providerLatency: new Histogram({
+    name: 'voice_provider_latency_ms',
+    help: 'Provider call latency',
+    labelNames: ['provider', 'op'] as const,
+    buckets: ms,
+    registers: [registry],
+  }),
+  utteranceToVerdict: new Histogram({
+    name: 'voice_utterance_to_verdict_ms',
+    help: 'Time from a final utterance to its verdict event',
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100],
+    registers: [registry],
+  }),
+  creditsCharged: new Counter({
+    name: 'voice_credits_charged_total',
+    help: 'Credits debited',
+    labelNames: ['product'] as const,
+    registers: [registry],
+  }),
+  complaintsFiled: new Counter({
+    name: 'voice_complaints_filed_total',
+    help: 'Complaints filed',
+    labelNames: ['product'] as const,
+    registers: [registry],
+  }),
+  rejected: new Counter({
+    name: 'voice_rejected_total',
+    help: 'Requests or upgrades refused for capacity (503) or rate (429)',
+    labelNames: ['status', 'entry'] as const,
+    registers: [registry],
+  }),
+  httpRequests: new Counter({
+    name: 'voice_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['route', 'status'] as const,
+    registers: [registry],
+  }),
+};

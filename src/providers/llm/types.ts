@@ -1,0 +1,37 @@
+import type { Assessment } from '../../domain/verdict.js';
+import type { Intel } from '../../domain/intel.js';
+import type { Utterance } from '../../domain/frames.js';
+
+export interface ModelInput {
+  /** The transcript so far (live) or whole (final), every role included. */
+  utterances: readonly Utterance[];
+  /** What the caller alone said, joined: the only text that is scored. */
+  callerText: string;
+  language?: string;
+  product: 'filter' | 'honeypot' | 'scan';
+}
+
+export interface Analysis extends Assessment {
+  intel: Intel;
+}
+
+/** A refusal or failure of a provider; its message goes to `session.error.error`. */
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** The model port (spec: model scoring every 30 s, and one final analysis). */
+export interface ModelProvider {
+  /** `<provider>:<model>`, as shown in `capabilities.llm`. */
+  readonly id: string;
+  scoreLive(input: ModelInput, signal: AbortSignal): Promise<Assessment>;
+  analyze(input: ModelInput, signal: AbortSignal): Promise<Analysis>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,28 @@
+import type { Observable } from 'rxjs';
+
+export interface SttOptions {
+  language?: string;
+  /** Sample rate of the PCM the caller of `transcribe` sends (the provider's preferred `sampleRate`). */
+  sampleRate: number;
+}
+
+export interface SttResult {
+  text: string;
+  final: boolean;
+}
+
+/**
+ * The speech-to-text port. One call of `transcribe` serves one track of one session: it takes
+ * 16-bit mono PCM chunks and emits results; it completes after the audio completes and the
+ * provider has flushed. Provider refusals surface as a `ProviderError` error notification.
+ */
+export interface SpeechToText {
+  /** `<provider>:<model>`, as shown in `capabilities.stt`. */
+  readonly id: string;
+  /** Rate the provider wants; the resampler converts to it. */
+  readonly sampleRate: number;
+  /** true: feed whole utterances cut by the VAD segmenter; false: feed the continuous stream. */
+  readonly wantsSegments: boolean;
+  transcribe(audio: Observable<Int16Array>, opts: SttOptions): Observable<SttResult>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import type { StoredSession } from '../domain/session.js';
+import type { VerdictCategory } from '../domain/categories.js';
+
+export interface KeyRecord {
+  id: string;
+  /** SHA-256 hex of the key; the key itself is never stored. */
+  hash: string;
+  label: string;
+  credits: number;
+  created_at: string;
+}
+
+export interface Complaint {
+  id: string;
+  number: string;
+  session_id: string;
+  key_id: string;
+  subject: Exclude<VerdictCategory, 'none'>;
+  comment: string;
+  filed_at: string;
+}
+
+export interface NumberStatus {
+  number: string;
+  reported: boolean;
+  complaints: number;
+  categories: string[];
+  first_seen?: string;
+  last_seen?: string;
+}
+
+export interface Domain {
+  id: string;
+  key_id: string;
+  spam_action: 'decline' | 'honeypot';
+  /** SIP URI clean calls are forwarded (redirected) to. */
+  forward_uri?: string;
+  persona?: string;
+  webhook?: string;
+  updated_at: string;
+}
+
+export interface KeysPort {
+  create(rec: KeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<KeyRecord | null>;
+  list(): Promise<KeyRecord[]>;
+  /** Adds credits (may be negative for corrections, never below zero). Returns the new balance. */
+  credit(keyId: string, credits: number): Promise<number>;
+  /** Atomically takes `credits` if the balance allows it; false (and nothing taken) otherwise. */
+  debit(keyId: string, credits: number): Promise<boolean>;
+  balance(keyId: string): Promise<number>;
+}
+
+export interface SessionsPort {
+  /** Writes or replaces a whole record (idempotent by id; used for open and final writes). */
+  put(session: StoredSession): Promise<void>;
+  get(id: string): Promise<StoredSession | null>;
+  /** Newest first, by `started_at`. */
+  listByKey(keyId: string, limit: number): Promise<StoredSession[]>;
+  /** Sessions a node left `open` (for closing them after a crash). */
+  listOpen(nodeId: string): Promise<StoredSession[]>;
+}
+
+export interface ComplaintsPort {
+  /** One complaint per number per session: a second file for the same pair is a no-op returning false. */
+  file(c: Complaint): Promise<boolean>;
+  status(number: string): Promise<NumberStatus>;
+  /** Filed numbers whose last complaint is after `since`, oldest first, for device block lists. */
+  feed(since: string, limit: number): Promise<NumberStatus[]>;
+}
+
+export interface DomainsPort {
+  put(d: Domain): Promise<void>;
+  get(id: string): Promise<Domain | null>;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongodb';
+  keys: KeysPort;
+  sessions: SessionsPort;
+  complaints: ComplaintsPort;
+  domains: DomainsPort;
+  /** Cheap liveness probe used by the journal to know when to replay. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
