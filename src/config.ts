@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 export type Feature = 'scan' | 'live_filter' | 'honeypot';
@@ -30,6 +31,7 @@ export interface Config {
   sipRtpTimeoutSeconds: number;
   metricsPort?: number;
   logLevel: string;
+  /** Names this node's open sessions in the store (VOICE_NODE_ID; default host:port). */
   nodeId: string;
   drainSeconds: number;
   rateLimitPerMinute: number;
@@ -126,10 +128,11 @@ function bootstrapKeys(env: Env): Array<{ key: string; credits: number }> {
 
 export function loadConfig(env: Env = process.env): Config {
   const sipPort = int(env, 'VOICE_SIP_PORT', 5080, 0, 65535);
+  const port = int(env, 'VOICE_PORT', 8080, 0, 65535);
   const metricsPort = str(env, 'VOICE_METRICS_PORT');
   return {
     host: str(env, 'VOICE_HOST') ?? '0.0.0.0',
-    port: int(env, 'VOICE_PORT', 8080, 0, 65535),
+    port,
     publicUrl: url(env, 'VOICE_PUBLIC_URL', ['http', 'https']),
     dataDir: path.resolve(str(env, 'VOICE_DATA_DIR') ?? './data'),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb', 'mongodb+srv']),
@@ -152,7 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
     metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
     logLevel: oneOf(env, 'VOICE_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
-    nodeId: str(env, 'VOICE_NODE_ID') ?? `${process.pid}`,
+    // Stable across restarts (so a restarted node can close what it left open), distinct per node on one host.
+    nodeId: str(env, 'VOICE_NODE_ID') ?? `${os.hostname()}:${port}`,
     drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
     rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
   };
