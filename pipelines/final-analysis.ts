@@ -1,0 +1,61 @@
+import { combine } from '../src/domain/combine.js';
+import { mergeIntel, type Intel } from '../src/domain/intel.js';
+import { CLEAN_VERDICT, type Verdict } from '../src/domain/verdict.js';
+import type { Analysis, ModelInput, ModelProvider } from '../src/providers/llm/types.js';
+import { scoreText } from '../src/rules/index.js';
+
+export interface FinalAnalysis {
+  verdict: Verdict;
+  intel: Intel;
+}
+
+/**
+ * One full analysis of a finished call: the rules over everything the caller said, plus the model's
+ * `analyze` when a model is configured. A model failure or abort never loses the verdict: the rules'
+ * verdict stands and `onProviderError` hears why (the live graph turns it into `session.error`).
+ * The caller bounds the time (20 s on live sessions) through `signal`.
+ */
+export async function finalAnalysis(
+  input: ModelInput,
+  llm: ModelProvider | null,
+  signal: AbortSignal,
+  onProviderError?: (e: Error) => void,
+): Promise<FinalAnalysis> {
+  const rules = scoreText(input.callerText);
+  let model: Analysis | null = null;
+  if (llm && input.callerText.trim()) {
+    try {
+      model = await raceAbort(llm.analyze(input, signal), signal);
+    } catch (e) {
+      onProviderError?.(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+  const verdict = combine(rules, model) ?? CLEAN_VERDICT;
+  const intel = mergeIntel(rules.intel, model?.intel);
+  return { verdict, intel };
+}
+
+/** A provider that ignores its signal must not hold the session past its bound. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new Error('final analysis timed out; rules verdict kept');
+}
