@@ -1,0 +1,33 @@
+import type { Db } from 'mongodb';
+import type { StoredSession } from '../../domain/session.js';
+import type { SessionsPort } from '../types.js';
+import { fromDoc, toDoc, type WithMongoId } from './docs.js';
+
+type SessionDoc = WithMongoId<StoredSession>;
+
+export async function mongoSessions(db: Db): Promise<SessionsPort> {
+  const col = db.collection<SessionDoc>('sessions');
+  await col.createIndexes([
+    { key: { key_id: 1, started_at: -1 }, name: 'by_key_newest' },
+    { key: { state: 1, node_id: 1 }, name: 'open_by_node' },
+  ]);
+  const read = (d: SessionDoc): StoredSession => fromDoc<StoredSession>(d);
+
+  return {
+    async put(s) {
+      await col.replaceOne({ _id: s.id }, toDoc(s), { upsert: true });
+    },
+    async get(id) {
+      const doc = await col.findOne({ _id: id });
+      return doc ? read(doc) : null;
+    },
+    async listByKey(keyId, limit) {
+      const n = Math.max(0, Math.floor(limit));
+      if (n === 0) return [];
+      return (await col.find({ key_id: keyId }).sort({ started_at: -1, _id: -1 }).limit(n).toArray()).map(read);
+    },
+    async listOpen(nodeId) {
+      return (await col.find({ state: 'open', node_id: nodeId }).sort({ started_at: 1, _id: 1 }).toArray()).map(read);
+    },
+  };
+}
