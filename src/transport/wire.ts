@@ -1,0 +1,63 @@
+/** Small parsing helpers shared by the serializers: untrusted wire text never throws past these. */
+
+export type JsonObject = Record<string, unknown>;
+
+/** The message as a plain JSON object, or null for anything else (bad JSON, arrays, scalars). */
+export function parseObject(text: string): JsonObject | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return isObject(value) ? value : null;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A nested object field, or an empty object when absent or of another type. */
+export function objectField(obj: JsonObject, name: string): JsonObject {
+  const v = obj[name];
+  return isObject(v) ? v : {};
+}
+
+export function stringField(obj: JsonObject, name: string): string | undefined {
+  const v = obj[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Only the string values of a flat map (vendor custom parameters); anything else is dropped. */
+export function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isObject(value)) return out;
+  for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Strict base64 (Node's decoder silently skips bad characters, which would turn a corrupt
+ * frame into noise in the transcript). Null when the text is not canonical base64.
+ */
+export function decodeBase64(text: string): Uint8Array | null {
+  if (!BASE64.test(text)) return null;
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+export function encodeBase64(data: Uint8Array): string {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+}
+
+/** DTMF keys a telephone can send (RFC 4733 events 0–15). */
+export function dtmfDigit(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const d = value.trim().toUpperCase();
+  return /^[0-9*#A-D]$/.test(d) ? d : null;
+}
+
+export function textMessage(value: unknown): { data: string; binary: false } {
+  return { data: JSON.stringify(value), binary: false };
+}
