@@ -6,7 +6,7 @@ import { mongoKeys } from './keys.js';
 import { mongoSessions } from './sessions.js';
 
 export interface MongoStoreOptions {
-  /** Database to use when the URL names none. */
+  /** Database to use; by default the one the URL names, else `voice`. */
   dbName?: string;
   serverSelectionTimeoutMS?: number;
 }
@@ -22,7 +22,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions = {
   const client = new MongoClient(url, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10_000 });
   await client.connect();
   try {
-    const db = client.db(dbNameOf(url) ?? opts.dbName ?? 'voice');
+    const db = client.db(opts.dbName ?? dbNameOf(url) ?? 'voice');
     const [keys, sessions, complaints, domains] = await Promise.all([
       mongoKeys(db),
       mongoSessions(db),

@@ -1,0 +1,219 @@
+import { expect } from 'chai';
+import type { Store } from '../../src/store/types.js';
+import { aComplaint, aKey, aNumber, aSession } from './records.js';
+
+/**
+ * The behaviour every Store adapter must show. `makeStore` returns a fresh, open store; the suite closes it.
+ * Records use random ids and numbers, so a shared database (MongoDB) does not need wiping between tests,
+ * except for the feed, whose time window is chosen far from the other tests' timestamps.
+ */
+export function storeContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`${name}: store contract`, function () {
+    let store: Store;
+    beforeEach(async function () {
+      store = await makeStore();
+    });
+    afterEach(async function () {
+      await store.close();
+    });
+
+    describe('keys', function () {
+      it('creates a key and finds it by hash', async function () {
+        const k = aKey(25, { label: 'acme' });
+        await store.keys.create(k);
+        expect(await store.keys.findByHash(k.hash)).to.deep.equal(k);
+        expect(await store.keys.findByHash('no-such-hash')).to.equal(null);
+      });
+
+      it('lists created keys', async function () {
+        const a = aKey(1);
+        const b = aKey(2);
+        await store.keys.create(a);
+        await store.keys.create(b);
+        const ids = (await store.keys.list()).map((k) => k.id);
+        expect(ids).to.include.members([a.id, b.id]);
+      });
+
+      it('refuses a second key with the same hash', async function () {
+        const k = aKey(1);
+        await store.keys.create(k);
+        let failed = false;
+        await store.keys.create({ ...aKey(1), hash: k.hash }).catch(() => (failed = true));
+        expect(failed).to.equal(true);
+      });
+
+      it('credits add to the balance and return it; negative credits stop at zero', async function () {
+        const k = aKey(10);
+        await store.keys.create(k);
+        expect(await store.keys.credit(k.id, 5)).to.equal(15);
+        expect(await store.keys.balance(k.id)).to.equal(15);
+        expect(await store.keys.credit(k.id, -4)).to.equal(11);
+        expect(await store.keys.credit(k.id, -100)).to.equal(0);
+        expect(await store.keys.balance(k.id)).to.equal(0);
+      });
+
+      it('crediting an unknown key fails', async function () {
+        let failed = false;
+        await store.keys.credit('no-such-key', 5).catch(() => (failed = true));
+        expect(failed).to.equal(true);
+      });
+
+      it('debits take credits while the balance allows, and never below zero', async function () {
+        const k = aKey(10);
+        await store.keys.create(k);
+        expect(await store.keys.debit(k.id, 4)).to.equal(true);
+        expect(await store.keys.balance(k.id)).to.equal(6);
+        expect(await store.keys.debit(k.id, 7)).to.equal(false);
+        expect(await store.keys.balance(k.id)).to.equal(6);
+        expect(await store.keys.debit(k.id, 6)).to.equal(true);
+        expect(await store.keys.balance(k.id)).to.equal(0);
+        expect(await store.keys.debit(k.id, 1)).to.equal(false);
+        expect(await store.keys.balance(k.id)).to.equal(0);
+      });
+
+      it('debiting an unknown key takes nothing and reports false', async function () {
+        expect(await store.keys.debit('no-such-key', 1)).to.equal(false);
+        expect(await store.keys.balance('no-such-key')).to.equal(0);
+      });
+
+      it('rejects a negative debit instead of adding credits', async function () {
+        const k = aKey(5);
+        await store.keys.create(k);
+        let failed = false;
+        await store.keys.debit(k.id, -3).catch(() => (failed = true));
+        expect(failed).to.equal(true);
+        expect(await store.keys.balance(k.id)).to.equal(5);
+      });
+
+      it('concurrent debits succeed exactly as often as the balance allows', async function () {
+        const k = aKey(100);
+        await store.keys.create(k);
+        const results = await Promise.all(Array.from({ length: 60 }, () => store.keys.debit(k.id, 7)));
+        const wins = results.filter(Boolean).length;
+        expect(wins).to.equal(14); // 14 × 7 = 98 ≤ 100 < 15 × 7
+        expect(await store.keys.balance(k.id)).to.equal(100 - wins * 7);
+      });
+    });
+
+    describe('sessions', function () {
+      it('stores the whole record and reads it back', async function () {
+        const s = aSession('key-a');
+        await store.sessions.put(s);
+        expect(await store.sessions.get(s.id)).to.deep.equal(s);
+        expect(await store.sessions.get('no-such-session')).to.equal(null);
+      });
+
+      it('put replaces a record with the same id', async function () {
+        const s = aSession('key-a');
+        await store.sessions.put(s);
+        const ended = {
+          ...s,
+          state: 'ended' as const,
+          ended_at: '2026-01-01T10:03:00.000Z',
+          duration_seconds: 180,
+          reported: true,
+          reported_numbers: 2,
+        };
+        await store.sessions.put(ended);
+        expect(await store.sessions.get(s.id)).to.deep.equal(ended);
+      });
+
+      it('lists a key’s sessions newest first, up to the limit, and no other key’s', async function () {
+        const keyId = `key-${Math.random()}`;
+        const times = ['2026-01-03T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z', '2026-01-02T00:00:00.000Z'];
+        for (const started_at of times) await store.sessions.put(aSession(keyId, { started_at }));
+        await store.sessions.put(aSession(`other-${Math.random()}`, { started_at: '2026-01-05T00:00:00.000Z' }));
+
+        const all = await store.sessions.listByKey(keyId, 10);
+        expect(all.map((s) => s.started_at)).to.deep.equal([...times].sort().reverse());
+        expect(all.every((s) => s.key_id === keyId)).to.equal(true);
+        const two = await store.sessions.listByKey(keyId, 2);
+        expect(two.map((s) => s.started_at)).to.deep.equal(['2026-01-04T00:00:00.000Z', '2026-01-03T00:00:00.000Z']);
+      });
+
+      it('lists the sessions a node left open, and only those', async function () {
+        const node = `node-${Math.random()}`;
+        const open1 = aSession('k', { node_id: node });
+        const open2 = aSession('k', { node_id: node, started_at: '2026-01-01T11:00:00.000Z' });
+        await store.sessions.put(open1);
+        await store.sessions.put(open2);
+        await store.sessions.put(aSession('k', { node_id: node, state: 'ended' }));
+        await store.sessions.put(aSession('k', { node_id: `${node}-other` }));
+        const ids = (await store.sessions.listOpen(node)).map((s) => s.id);
+        expect(ids).to.have.members([open1.id, open2.id]);
+      });
+    });
+
+    describe('complaints', function () {
+      it('files one complaint per number per session', async function () {
+        const number = aNumber();
+        const c = aComplaint(number);
+        expect(await store.complaints.file(c)).to.equal(true);
+        expect(await store.complaints.file({ ...aComplaint(number), session_id: c.session_id })).to.equal(false);
+        expect(await store.complaints.file(aComplaint(number))).to.equal(true);
+        expect((await store.complaints.status(number)).complaints).to.equal(2);
+      });
+
+      it('status aggregates count, distinct categories and first/last filing', async function () {
+        const number = aNumber();
+        await store.complaints.file(aComplaint(number, { subject: 'Tax Collection', filed_at: '2026-02-01T00:00:00.000Z' }));
+        await store.complaints.file(aComplaint(number, { subject: 'Romance', filed_at: '2026-02-03T00:00:00.000Z' }));
+        await store.complaints.file(aComplaint(number, { subject: 'Tax Collection', filed_at: '2026-02-02T00:00:00.000Z' }));
+        await store.complaints.file(aComplaint(aNumber(), { subject: 'Utility' }));
+        expect(await store.complaints.status(number)).to.deep.equal({
+          number,
+          reported: true,
+          complaints: 3,
+          categories: ['Tax Collection', 'Romance'],
+          first_seen: '2026-02-01T00:00:00.000Z',
+          last_seen: '2026-02-03T00:00:00.000Z',
+        });
+      });
+
+      it('status of a number never filed says not reported', async function () {
+        const number = aNumber();
+        expect(await store.complaints.status(number)).to.deep.equal({ number, reported: false, complaints: 0, categories: [] });
+      });
+
+      it('feed lists numbers last filed after `since`, oldest first, up to the limit', async function () {
+        // A window in the future of every other test's timestamps.
+        const base = `2099-${String(1 + Math.floor(Math.random() * 12)).padStart(2, '0')}`;
+        const old = aNumber();
+        const a = aNumber();
+        const b = aNumber();
+        const c = aNumber();
+        await store.complaints.file(aComplaint(old, { filed_at: `${base}-01T00:00:00.000Z` }));
+        await store.complaints.file(aComplaint(a, { filed_at: `${base}-01T00:00:00.000Z` }));
+        await store.complaints.file(aComplaint(a, { filed_at: `${base}-05T00:00:00.000Z`, subject: 'Romance' }));
+        await store.complaints.file(aComplaint(b, { filed_at: `${base}-03T00:00:00.000Z` }));
+        await store.complaints.file(aComplaint(c, { filed_at: `${base}-07T00:00:00.000Z` }));
+
+        const feed = await store.complaints.feed(`${base}-02T00:00:00.000Z`, 10);
+        const mine = feed.filter((s) => [old, a, b, c].includes(s.number));
+        expect(mine.map((s) => s.number)).to.deep.equal([b, a, c]);
+        // Entries carry the whole status, including complaints filed before `since`.
+        expect(mine[1]).to.deep.include({ complaints: 2, categories: ['Tax Collection', 'Romance'], reported: true });
+
+        const limited = await store.complaints.feed(`${base}-02T00:00:00.000Z`, 1);
+        expect(limited).to.have.length(1);
+      });
+    });
+
+    describe('domains', function () {
+      it('puts, gets and replaces a domain', async function () {
+        const id = `dom-${Math.random()}`;
+        const d = { id, key_id: 'k', spam_action: 'decline' as const, updated_at: '2026-01-01T00:00:00.000Z' };
+        await store.domains.put(d);
+        expect(await store.domains.get(id)).to.deep.equal(d);
+        const d2 = { ...d, spam_action: 'honeypot' as const, persona: 'grandma', updated_at: '2026-01-02T00:00:00.000Z' };
+        await store.domains.put(d2);
+        expect(await store.domains.get(id)).to.deep.equal(d2);
+        expect(await store.domains.get('no-such-domain')).to.equal(null);
+      });
+    });
+
+    it('answers ping', async function () {
+      await store.ping();
+    });
+  });
+}
