@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { PERSONAS } from './honeypot/personas.js';
+import type { Logger } from './log.js';
+import { createModelProvider } from './providers/llm/index.js';
+import { createSpeechToText } from './providers/stt/index.js';
+import { createTextToSpeech } from './providers/tts/index.js';
+import { hashKey } from './server/auth.js';
+import type { Services } from './services.js';
+import { openStore } from './store/index.js';
+import type { KeyRecord, Store } from './store/types.js';
+
+/** A new API key: 32 random bytes, URL-safe, with a recognisable prefix. */
+export function newApiKey(): string {
+  return `vk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Stores a new key (as its hash only) and returns the record. */
+export async function createKey(store: Store, key: string, credits: number, label: string): Promise<KeyRecord> {
+  const rec: KeyRecord = {
+    id: randomUUID(),
+    hash: hashKey(key),
+    label,
+    credits,
+    created_at: new Date().toISOString(),
+  };
+  await store.keys.create(rec);
+  return rec;
+}
+
+/** Keys from VOICE_BOOTSTRAP_KEYS are created when absent; an existing key keeps its balance. */
+export async function bootstrapKeys(store: Store, config: Config, log: Logger): Promise<void> {
+  for (const [i, { key, credits }] of config.bootstrapKeys.entries()) {
+    if (await store.keys.findByHash(hashKey(key))) continue;
+    const rec = await createKey(store, key, credits, `bootstrap-${i + 1}`);
+    log.info({ keyId: rec.id, credits }, 'bootstrap key created');
+  }
+}
+
+export const DEV_KEY_FILE = 'dev-key.txt';
+export const DEV_KEY_CREDITS = 100_000;
+
+/**
+ * A fresh install has no key at all: make one with 100 000 credits so the service is usable at once,
+ * and keep it (mode 0600) in the data dir so later starts can show it again.
+ */
+export async function ensureDevKey(store: Store, dataDir: string): Promise<{ key: string; created: boolean } | null> {
+  const file = path.join(dataDir, DEV_KEY_FILE);
+  const keys = await store.keys.list();
+  if (keys.length === 0) {
+    const key = newApiKey();
+    await createKey(store, key, DEV_KEY_CREDITS, 'dev');
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    fs.chmodSync(file, 0o600);
+    return { key, created: true };
+  }
+  if (!fs.existsSync(file)) return null;
+  const key = fs.readFileSync(file, 'utf8').trim();
+  // Show it only while it still opens the door.
+  return key && (await store.keys.findByHash(hashKey(key))) ? { key, created: false } : null;
+}
+
+/** Builds everything a node shares: store, bootstrap keys, providers, personas. */
+export async function buildServices(config: Config, log: Logger): Promise<Services> {
+  const store = await openStore(config, log);
+  try {
+    await bootstrapKeys(store, config, log);
+    const [llm, stt, tts] = await Promise.all([
+      createModelProvider(config, log),
+      createSpeechToText(config, log),
+      createTextToSpeech(config, log),
+    ]);
+    log.info({ llm: llm?.id ?? 'none', stt: stt?.id ?? 'none', tts: tts?.id ?? 'none' }, 'providers ready');
+    return { config, log, store, llm, stt, tts, personas: PERSONAS };
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Closes providers and the store; errors are logged, never thrown, so shutdown always completes. */
+export async function closeServices(s: Services): Promise<void> {
+  for (const p of [s.llm, s.stt, s.tts]) {
+    try {
+      await p?.close?.();
+    } catch (err) {
+      s.log.warn({ err }, 'provider close failed');
+    }
+  }
+  try {
+    await s.store.close();
+  } catch (err) {
+    s.log.warn({ err }, 'store close failed');
+  }
+}

@@ -1,0 +1,91 @@
+import uws, { type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { buildServices, closeServices } from './boot.js';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { createApp } from './server/app.js';
+import { allMounts, type NodeContext } from './server/mounts.js';
+import { RequestLimits } from './server/rate-limit.js';
+import { allRoutes } from './server/routes/index.js';
+import type { Route } from './server/types.js';
+import type { Services } from './services.js';
+
+export interface VoiceNode {
+  /** The port actually listened on (the real one when config.port is 0). */
+  port: number;
+  services: Services;
+  app: TemplatedApp;
+  /** Stops accepting, drains (bounded by VOICE_DRAIN_SECONDS), closes providers and the store. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface NodeOptions {
+  /** Use these instead of building services from config (tests, embedding). */
+  services?: Services;
+  /** Extra routes besides `allRoutes`. */
+  routes?: readonly Route[];
+}
+
+/** Boots one node: services, HTTP routes, socket mounts, listen. */
+export async function startNode(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+  opts: NodeOptions = {},
+): Promise<VoiceNode> {
+  const services = opts.services ?? (await buildServices(config, log));
+  const limits = new RequestLimits(config.rateLimitPerMinute);
+  const drains: Array<() => Promise<void>> = [];
+  const ctx: NodeContext = { services, limits, onDrain: (hook) => drains.push(hook) };
+
+  const app = createApp({ services, limits, routes: [...allRoutes(services), ...(opts.routes ?? [])] });
+  for (const mount of allMounts(services, ctx)) {
+    const handle = mount(app, ctx);
+    if (handle?.drain) drains.push(handle.drain.bind(handle));
+  }
+
+  let listenSocket: us_listen_socket;
+  try {
+    listenSocket = await listen(app, config.host, config.port);
+  } catch (err) {
+    await closeServices(services);
+    throw err;
+  }
+  const port = uws.us_socket_local_port(listenSocket);
+  log.info({ host: config.host, port, node: config.nodeId }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      uws.us_listen_socket_close(listenSocket);
+      log.info({ hooks: drains.length, seconds: config.drainSeconds }, 'draining');
+      await drainWithin(drains, config.drainSeconds * 1000, log);
+      await closeServices(services);
+      log.info('stopped');
+    })());
+
+  return { port, services, app, close };
+}
+
+function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (socket) resolve(socket);
+      else reject(new Error(`cannot listen on ${host}:${port} (VOICE_HOST, VOICE_PORT)`));
+    });
+  });
+}
+
+/** Runs every drain hook at once; whatever has not finished by the deadline is abandoned. */
+async function drainWithin(hooks: ReadonlyArray<() => Promise<void>>, ms: number, log: Logger): Promise<void> {
+  if (hooks.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const all = Promise.allSettled(hooks.map((h) => h())).then((results) => {
+    for (const r of results) if (r.status === 'rejected') log.warn({ err: r.reason }, 'drain hook failed');
+    return 'done' as const;
+  });
+  const outcome = await Promise.race([all, deadline]);
+  clearTimeout(timer);
+  if (outcome === 'late') log.warn({ ms }, 'drain deadline passed; stopping anyway');
+}

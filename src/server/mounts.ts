@@ -1,0 +1,25 @@
+import type { TemplatedApp } from 'uWebSockets.js';
+import type { Services } from '../services.js';
+import type { RequestLimits } from './rate-limit.js';
+
+/** What a socket mount gets from the node it is mounted on. */
+export interface NodeContext {
+  services: Services;
+  /** The node's HTTP rate limits; upgrades take from the same buckets. */
+  limits: RequestLimits;
+  /** Registers work the node awaits on shutdown (bounded by VOICE_DRAIN_SECONDS), after it stops accepting. */
+  onDrain(hook: () => Promise<void>): void;
+}
+
+/** A mount may also return its drain hook instead of registering it. */
+export interface MountHandle {
+  drain?(): Promise<void>;
+}
+
+/** Adds WebSocket (or other non-route) entry points to the app. */
+export type Mount = (app: TemplatedApp, ctx: NodeContext) => MountHandle | void;
+
+/** Every socket mount of a node. Add a mount with one line. */
+export function allMounts(_s: Services, _node: NodeContext): Mount[] {
+  return [];
+}

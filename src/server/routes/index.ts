@@ -1,0 +1,12 @@
+import type { Services } from '../../services.js';
+import type { Route } from '../types.js';
+import { discoveryRoutes } from './discovery.js';
+import { sessionsRoutes } from './sessions.js';
+
+/**
+ * Every HTTP route of a node. Paths are absolute from `{api_root}`: `{base_url}` routes start with `/voice`.
+ * Add an area with one line.
+ */
+export function allRoutes(s: Services): Route[] {
+  return [...discoveryRoutes(s), ...sessionsRoutes(s)];
+}

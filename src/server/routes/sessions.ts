@@ -1,0 +1,55 @@
+import { publicRecord, type StoredSession } from '../../domain/session.js';
+import type { Verdict } from '../../domain/verdict.js';
+import type { Services } from '../../services.js';
+import { HttpError, ok, type Route } from '../types.js';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+/** `limit` is 1 to 200; any other value (absent, zero, too big, not a whole number) becomes 50. */
+export function parseLimit(raw: string | null): number {
+  if (raw === null || !/^\d+$/.test(raw.trim())) return DEFAULT_LIMIT;
+  const n = Number(raw);
+  return n >= 1 && n <= MAX_LIMIT ? n : DEFAULT_LIMIT;
+}
+
+/** The verdict as read back from the stored record (source `stored`). */
+export function storedVerdict(s: StoredSession): Verdict {
+  const v: Verdict = {
+    score: s.score,
+    level: s.level,
+    category: s.category,
+    tactics: [...s.tactics],
+    signals: [...s.signals],
+    source: 'stored',
+  };
+  if (s.summary) v.summary = s.summary;
+  return v;
+}
+
+export function sessionsRoutes(s: Services): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/voice/sessions',
+      auth: 'header',
+      handle: async (req) => {
+        const limit = parseLimit(req.query.get('limit'));
+        const rows = await s.store.sessions.listByKey(req.key!.id, limit);
+        return ok({ sessions: rows.map(publicRecord) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/voice/sessions/:id',
+      auth: 'header',
+      handle: async (req) => {
+        const id = req.params.id ?? '';
+        const found = id.length <= 200 ? await s.store.sessions.get(id) : null;
+        // Another key's session is reported exactly like a missing one: existence is not disclosed.
+        if (!found || found.key_id !== req.key!.id) throw new HttpError(404, `session not found: ${id}`);
+        return ok({ session: publicRecord(found), verdict: storedVerdict(found), intel: found.intel });
+      },
+    },
+  ];
+}
