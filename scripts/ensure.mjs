@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * Makes a checkout runnable: installs dependencies with `npm ci` when node_modules is missing or does
+ * not match package-lock.json, and compiles with tsc when dist is missing or older than the sources.
+ * `--deps-only` skips the build (tests run the TypeScript directly).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SOURCE_DIRS = ['src', 'operators', 'pipelines'];
+const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+export const BUILD_STAMP = path.join(ROOT, 'dist', '.built');
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why node_modules needs `npm ci`, or undefined when every locked package is installed at its version. */
+export function depsProblem(root = ROOT) {
+  const lock = readJson(path.join(root, 'package-lock.json'));
+  if (!lock?.packages) return undefined; // nothing to compare against: leave it to npm
+  const installed = readJson(path.join(root, 'node_modules', '.package-lock.json'));
+  if (!installed?.packages) return 'node_modules is missing';
+  for (const [name, want] of Object.entries(lock.packages)) {
+    if (!name.startsWith('node_modules/')) continue;
+    const have = installed.packages[name];
+    if (!have) {
+      if (!want.optional) return `${name.slice('node_modules/'.length)} is not installed`;
+    } else if (have.version !== want.version) {
+      return `${name.slice('node_modules/'.length)} is ${have.version}, the lock wants ${want.version}`;
+    }
+  }
+  return undefined;
+}
+
+function newestMtime(entry) {
+  let st;
+  try {
+    st = fs.statSync(entry);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = 0;
+  for (const name of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  return newest;
+}
+
+/** Why dist must be rebuilt, or undefined when it is newer than every source. */
+export function buildProblem(root = ROOT) {
+  const stamp = path.join(root, 'dist', '.built');
+  if (!fs.existsSync(stamp)) return 'dist is missing';
+  const built = fs.statSync(stamp).mtimeMs;
+  const sources = [...SOURCE_DIRS, ...SOURCE_FILES].map((p) => newestMtime(path.join(root, p)));
+  return Math.max(...sources) > built ? 'sources changed since the last build' : undefined;
+}
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`${cmd} ${args.join(' ')} failed`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+function main() {
+  const depsOnly = process.argv.includes('--deps-only');
+  const deps = depsProblem();
+  if (deps) {
+    console.error(`Installing dependencies (${deps}) ...`);
+    run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+  if (depsOnly) return;
+  const build = buildProblem();
+  if (build) {
+    console.error(`Building (${build}) ...`);
+    fs.rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
+    run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+    fs.writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,53 @@
+/**
+ * The `voice` command. Each subcommand lives in `src/cli/<name>.ts` and exports
+ * `run(argv: string[]): Promise<number | void>`; it is imported only when used.
+ */
+export const COMMANDS: Readonly<Record<string, string>> = {
+  serve: 'Run a node: HTTP API, sockets and SIP (if enabled).',
+  keys: 'Manage API keys: create --credits N [--label L] | list | credit KEY N.',
+  scan: 'Score recordings or transcripts from files.',
+  eval: 'Measure verdict quality on labelled transcripts.',
+  bench: 'Run the benchmarks.',
+};
+
+type Subcommand = { run(argv: string[]): Promise<number | void> };
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`);
+  return ['Usage: voice <command> [options]', '', 'Commands:', ...lines].join('\n');
+}
+
+/** Runs a subcommand; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  if (!Object.hasOwn(COMMANDS, name)) {
+    console.error(`voice: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  let mod: Subcommand;
+  try {
+    // The `.js` specifier resolves to the compiled file in dist and to the `.ts` source under tsx.
+    mod = (await import(`./${name}.js`)) as Subcommand;
+  } catch (err) {
+    if (isMissingModule(err, name)) {
+      console.error(`voice ${name}: not available in this build`);
+      return 2;
+    }
+    throw err;
+  }
+  const code = await mod.run(rest);
+  return typeof code === 'number' ? code : 0;
+}
+
+function isMissingModule(err: unknown, name: string): boolean {
+  const e = err as { code?: string; message?: string };
+  return (
+    (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') &&
+    (e.message ?? '').includes(`${name}.`)
+  );
+}
