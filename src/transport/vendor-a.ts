@@ -106,7 +106,7 @@ export class VendorASerializer implements Serializer {
   }
 
   /** Vendor A has no binary messages; a binary frame is not audio we can trust. */
-  decodeBinary(): Decoded {
+  decodeBinary(_data: Uint8Array): Decoded {
     return { type: 'ignore' };
   }
 

@@ -123,7 +123,7 @@ export class VendorBSerializer implements Serializer {
     return { type: 'frame', frame: { kind: 'audio', track, data } };
   }
 
-  decodeBinary(): Decoded {
+  decodeBinary(_data: Uint8Array): Decoded {
     return { type: 'ignore' };
   }
 

@@ -134,6 +134,6 @@ describe('transport/vendor-b: codecs and bad input', () => {
     const { s } = startWith({});
     expect(s.decodeText('{"event":"media","media":{"payload":"not base64!"}}')).to.deep.equal({ type: 'ignore' });
     expect(s.invalidFrames).to.equal(1);
-    expect(s.decodeBinary()).to.deep.equal({ type: 'ignore' });
+    expect(s.decodeBinary(new Uint8Array([1]))).to.deep.equal({ type: 'ignore' });
   });
 });
