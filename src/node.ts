@@ -3,7 +3,7 @@ import { buildServices, closeServices } from './boot.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { createApp } from './server/app.js';
-import { allMounts, type NodeContext } from './server/mounts.js';
+import { allMounts, type Mount, type NodeContext } from './server/mounts.js';
 import { RequestLimits } from './server/rate-limit.js';
 import { allRoutes } from './server/routes/index.js';
 import type { Route } from './server/types.js';
@@ -23,6 +23,8 @@ export interface NodeOptions {
   services?: Services;
   /** Extra routes besides `allRoutes`. */
   routes?: readonly Route[];
+  /** Extra mounts besides `allMounts`. */
+  mounts?: readonly Mount[];
 }
 
 /** Boots one node: services, HTTP routes, socket mounts, listen. */
@@ -37,7 +39,7 @@ export async function startNode(
   const ctx: NodeContext = { services, limits, onDrain: (hook) => drains.push(hook) };
 
   const app = createApp({ services, limits, routes: [...allRoutes(services), ...(opts.routes ?? [])] });
-  for (const mount of allMounts(services, ctx)) {
+  for (const mount of [...allMounts(services, ctx), ...(opts.mounts ?? [])]) {
     const handle = mount(app, ctx);
     if (handle?.drain) drains.push(handle.drain.bind(handle));
   }
