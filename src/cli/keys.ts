@@ -58,9 +58,9 @@ function parse(sub: string, args: string[]): { credits?: number; label?: string;
     if (args.length) throw new Error('takes no arguments');
     return {};
   }
-  const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
-  if (positionals.length !== 2) throw new Error('expects KEY and N');
-  return { key: positionals[0], amount: wholeNumber(positionals[1], 'N', true) };
+  // Plain positionals: N may be negative, which an option parser would take for a flag.
+  if (args.length !== 2) throw new Error('expects KEY and N');
+  return { key: args[0], amount: wholeNumber(args[1], 'N', true) };
 }
 
 async function create(store: Store, credits: number, label: string): Promise<number> {
