@@ -2,11 +2,12 @@ import type { Services } from '../../services.js';
 import type { Route } from '../types.js';
 import { discoveryRoutes } from './discovery.js';
 import { sessionsRoutes } from './sessions.js';
+import { vendorXmlRoutes } from './vendor-xml.js';
 
 /**
  * Every HTTP route of a node. Paths are absolute from `{api_root}`: `{base_url}` routes start with `/voice`.
  * Add an area with one line.
  */
 export function allRoutes(s: Services): Route[] {
-  return [...discoveryRoutes(s), ...sessionsRoutes(s)];
+  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s)];
 }
