@@ -67,7 +67,9 @@ async function create(store: Store, credits: number, label: string): Promise<num
   const key = newApiKey();
   const rec = await createKey(store, key, credits, label);
   console.log(key);
-  console.error(`created key ${rec.id} (${label || 'no label'}) with ${credits} credits; store it now, it is not shown again`);
+  console.error(
+    `created key ${rec.id} (${label || 'no label'}) with ${credits} credits; store it now, it is not shown again`,
+  );
   return 0;
 }
 

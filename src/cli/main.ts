@@ -47,7 +47,6 @@ export async function main(argv: string[]): Promise<number> {
 function isMissingModule(err: unknown, name: string): boolean {
   const e = err as { code?: string; message?: string };
   return (
-    (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') &&
-    (e.message ?? '').includes(`${name}.`)
+    (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') && (e.message ?? '').includes(`${name}.`)
   );
 }

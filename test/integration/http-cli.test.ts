@@ -23,7 +23,11 @@ function baseEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pr
 }
 
 function voice(dataDir: string, args: string[], extra: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: baseEnv(dataDir, extra), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: baseEnv(dataDir, extra),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -8,7 +8,11 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, unknown>;
 
-async function get(s: TestServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; res: Response }> {
+async function get(
+  s: TestServer,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; res: Response }> {
   const res = await fetch(`${s.url}${path}`, { headers });
   return { status: res.status, body: (await res.json()) as Json, res };
 }
@@ -174,10 +178,14 @@ describe('integration/http: discovery, auth, sessions', () => {
       // 230 sessions for the key, one for the other key, stored out of order.
       const order = Array.from({ length: 230 }, (_, i) => (i * 7) % 230);
       for (const i of order) {
-        const rec = session(keyId, new Date(base + i * 60_000).toISOString(), { id: `s-${String(i).padStart(3, '0')}` });
+        const rec = session(keyId, new Date(base + i * 60_000).toISOString(), {
+          id: `s-${String(i).padStart(3, '0')}`,
+        });
         await s.services.store.sessions.put(rec);
       }
-      await s.services.store.sessions.put(session(otherKeyId, new Date(base + 999 * 60_000).toISOString(), { id: 'other-1' }));
+      await s.services.store.sessions.put(
+        session(otherKeyId, new Date(base + 999 * 60_000).toISOString(), { id: 'other-1' }),
+      );
       ids = Array.from({ length: 230 }, (_, i) => `s-${String(229 - i).padStart(3, '0')}`);
     });
 
@@ -208,7 +216,13 @@ describe('integration/http: discovery, auth, sessions', () => {
       for (const k of ['key_id', 'state', 'node_id', 'tactics', 'signals', 'intel', 'reported_numbers']) {
         expect(row, k).not.to.have.property(k);
       }
-      expect(row).to.include({ kind: 'filter', protocol: 'raw', level: 'scam', category: 'Tax Collection', reported: true });
+      expect(row).to.include({
+        kind: 'filter',
+        protocol: 'raw',
+        level: 'scam',
+        category: 'Tax Collection',
+        reported: true,
+      });
     });
 
     it("never lists another key's sessions", async () => {

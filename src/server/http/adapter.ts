@@ -52,7 +52,8 @@ class Exchange {
     this.answered = true;
     this.answeredStatus = r.status;
     const body = r.text ?? JSON.stringify(r.json ?? {});
-    const type = r.text !== undefined ? (r.contentType ?? 'text/plain; charset=utf-8') : 'application/json; charset=utf-8';
+    const type =
+      r.text !== undefined ? (r.contentType ?? 'text/plain; charset=utf-8') : 'application/json; charset=utf-8';
     this.res.cork(() => {
       this.res.writeStatus(`${r.status} ${STATUS_CODES[r.status] ?? 'Unknown'}`);
       this.res.writeHeader('Content-Type', r.contentType ?? type);
@@ -93,7 +94,11 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
     const timeoutMs = route?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const body =
       route && expectsBody
-        ? collectBody(res, { limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, deadlineMs: timeoutMs, declaredLength: declared })
+        ? collectBody(res, {
+            limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT,
+            deadlineMs: timeoutMs,
+            declaredLength: declared,
+          })
         : undefined;
 
     const log = deps.log.child({ req: ex.requestId });
@@ -103,7 +108,13 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
       const ms = Number(process.hrtime.bigint() - ex.started) / 1e6;
       metrics.httpRequests.inc({ route: route?.path ?? 'unmatched', status: String(status) });
       log.info(
-        { method: incoming.method, path: scrubKey(incoming.path), status, ms: Math.round(ms * 10) / 10, ip: incoming.ip },
+        {
+          method: incoming.method,
+          path: scrubKey(incoming.path),
+          status,
+          ms: Math.round(ms * 10) / 10,
+          ip: incoming.ip,
+        },
         'http',
       );
     });
@@ -132,7 +143,9 @@ async function serve(
     if (!byAddress.ok) return reply(tooMany(byAddress.retryAfterSeconds));
     if (match.kind === 'none') return reply(errorResponse(404, `no route for ${inc.method} ${inc.path}`));
     if (match.kind === 'method') {
-      return reply(errorResponse(405, `method ${inc.method} not allowed on ${inc.path}`, { Allow: match.allowed.join(', ') }));
+      return reply(
+        errorResponse(405, `method ${inc.method} not allowed on ${inc.path}`, { Allow: match.allowed.join(', ') }),
+      );
     }
     const route: Route = match.route;
 

@@ -28,7 +28,6 @@ export function collectBody(res: UwsResponse, opts: BodyOptions): { body: Promis
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
-  let deadline: NodeJS.Timeout | undefined;
   let idle: NodeJS.Timeout | undefined;
   let resolve!: (b: Buffer) => void;
   let reject!: (e: unknown) => void;
@@ -48,7 +47,8 @@ export function collectBody(res: UwsResponse, opts: BodyOptions): { body: Promis
     else resolve(value ?? Buffer.alloc(0));
   };
   const slow = (): void => finish(new HttpError(408, 'body: not received in time'));
-  deadline = setTimeout(slow, opts.deadlineMs);
+  // `finish` reads `deadline` only from timer and data callbacks, which run after this line.
+  const deadline = setTimeout(slow, opts.deadlineMs);
   idle = setTimeout(slow, idleMs);
 
   res.onData((chunk, isLast) => {

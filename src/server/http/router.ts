@@ -55,10 +55,7 @@ function literalRank(c: Compiled): number {
   return c.segments.reduce((n, s, i) => n + ('literal' in s ? 2 ** (16 - Math.min(i, 15)) : 0), 0);
 }
 
-function matchSegments(
-  segments: Compiled['segments'],
-  parts: readonly string[],
-): Record<string, string> | null {
+function matchSegments(segments: Compiled['segments'], parts: readonly string[]): Record<string, string> | null {
   if (segments.length !== parts.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
