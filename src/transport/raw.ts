@@ -128,7 +128,7 @@ export class RawSerializer implements Serializer {
   encodeOutbound(frame: OutboundFrame): WireMessage | null {
     switch (frame.kind) {
       case 'audio':
-        return { data: frame.data, binary: true };
+        return { data: frame.data, binary: true, audio: true };
       case 'clear':
         return textMessage({ type: 'clear' });
       case 'mark':

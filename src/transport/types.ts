@@ -26,6 +26,8 @@ export type Decoded =
 export interface WireMessage {
   data: string | Uint8Array;
   binary: boolean;
+  /** Persona audio (binary, or a vendor's JSON media message): what a congested socket sheds first. */
+  audio?: boolean;
 }
 
 /**

@@ -137,7 +137,7 @@ export class VendorBSerializer implements Serializer {
       case 'audio': {
         const data = this.bigEndian ? swap16(frame.data) : frame.data;
         if (data.byteLength === 0) return null;
-        return textMessage({ event: 'media', media: { payload: encodeBase64(data) } });
+        return { ...textMessage({ event: 'media', media: { payload: encodeBase64(data) } }), audio: true };
       }
       case 'mark':
         return textMessage({ event: 'mark', mark: { name: frame.name } });

@@ -172,6 +172,7 @@ describe('transport/raw: output', () => {
   it('sends audio as binary, clear and mark as typed JSON, and nothing for hangup', () => {
     const audio = s.encodeOutbound({ kind: 'audio', data: new Uint8Array([5, 6]) });
     expect(audio?.binary).to.equal(true);
+    expect(audio?.audio).to.equal(true);
     expect([...(audio?.data as Uint8Array)]).to.deep.equal([5, 6]);
     expect(s.encodeOutbound({ kind: 'clear' })).to.deep.equal({ data: '{"type":"clear"}', binary: false });
     expect(s.encodeOutbound({ kind: 'mark', name: 'greeting' })).to.deep.equal({

@@ -83,6 +83,8 @@ describe('transport/vendor-b: recorded honeypot session (PCMA)', () => {
     expect(s.encodeEvent(EVENT)).to.equal(null);
     const written = OUTBOUND.map((o) => s.encodeOutbound(o)).filter((w) => w !== null);
     expect(written).to.have.length(3);
+    // Only the media message is sheddable audio under backpressure.
+    expect(written.map((w) => w.audio === true)).to.deep.equal([true, false, false]);
     for (const w of written) expect(disallowedReason('vendor_b', 'honeypot', w.data, w.binary)).to.equal(null);
     expect(JSON.parse(written[0]!.data as string)).to.deep.equal({
       event: 'media',
