@@ -1,0 +1,83 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * An append-only file of JSON lines that survives a crash: every append is fsync'd before it resolves,
+ * and a rewrite replaces the file atomically (temp file, fsync, rename). Operations run one at a time.
+ */
+export class JournalFile<T> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  /** Every complete line; a torn last line (a crash mid-append) is dropped. */
+  async readAll(): Promise<T[]> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const out: T[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line) as T);
+      } catch {
+        // Only the line being written at a crash can be torn; nothing after it was acknowledged.
+      }
+    }
+    return out;
+  }
+
+  append(rec: T): Promise<void> {
+    return this.serial(async () => {
+      const fh = await fs.open(this.file, 'a');
+      try {
+        await fh.write(`${JSON.stringify(rec)}\n`);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    });
+  }
+
+  /**
+   * Replaces the whole file with what `recs()` returns when the rewrite runs, after every append queued
+   * before it, so no acknowledged line is dropped by a stale snapshot.
+   */
+  rewrite(recs: () => readonly T[]): Promise<void> {
+    return this.serial(async () => {
+      const lines = recs().map((r) => `${JSON.stringify(r)}\n`).join('');
+      const tmp = `${this.file}.tmp`;
+      const fh = await fs.open(tmp, 'w');
+      try {
+        await fh.write(lines);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await fs.rename(tmp, this.file);
+      await syncDir(path.dirname(this.file));
+    });
+  }
+
+  private serial<R>(op: () => Promise<R>): Promise<R> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Makes a rename durable: the directory entry itself must reach the disk. */
+async function syncDir(dir: string): Promise<void> {
+  const fh = await fs.open(dir, 'r');
+  try {
+    await fh.sync();
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename is still atomic there.
+  } finally {
+    await fh.close();
+  }
+}

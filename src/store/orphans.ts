@@ -1,0 +1,28 @@
+import type { StoredSession } from '../domain/session.js';
+import type { SessionsPort } from './types.js';
+
+/**
+ * Ends the sessions this node left `open` (it was killed mid-call and never wrote their final record).
+ * Each keeps what was recorded; it is marked `ended`, at its recorded end when there is one, else at `now`.
+ * Run at boot, after the journal's leftovers are replayed (they may hold the real final records).
+ */
+export async function closeOrphans(
+  store: { sessions: SessionsPort },
+  nodeId: string,
+  now: Date = new Date(),
+): Promise<StoredSession[]> {
+  const closed: StoredSession[] = [];
+  for (const s of await store.sessions.listOpen(nodeId)) {
+    const endedAt = s.ended_at ?? now.toISOString();
+    const elapsed = Math.floor((Date.parse(endedAt) - Date.parse(s.started_at)) / 1000);
+    const rec: StoredSession = {
+      ...s,
+      state: 'ended',
+      ended_at: endedAt,
+      duration_seconds: s.duration_seconds ?? (Number.isFinite(elapsed) ? Math.max(0, elapsed) : 0),
+    };
+    await store.sessions.put(rec);
+    closed.push(rec);
+  }
+  return closed;
+}
