@@ -1,0 +1,83 @@
+/*
+ * Text → sparse feature vector for the embedded model.
+ *
+ * Two groups: hashed word unigrams and bigrams (presence, L2-normalised so a long call weighs no
+ * more than a short one), and evidence cues (presence). Speaker labels are stripped first: they
+ * differ by data source and would teach the model which corpus a line came from.
+ */
+import { CUES, findCues, type CueHit } from './evidence.js';
+
+/** FNV-1a, 32 bit: a stable hash for feature buckets (the trained weights depend on it never changing). */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+export interface FeatureSpace {
+  /** Number of hashed n-gram buckets. */
+  hashBits: number;
+}
+
+export interface SparseVector {
+  index: number[];
+  value: number[];
+}
+
+const LABEL = /^\s*\[?[A-Za-z][A-Za-z ]{0,13}(?:[ _-]?\d{1,2})?\]?\s*:\s*/gm;
+
+/** Lower-cased text without speaker labels and with straight apostrophes. */
+export function normalise(text: string): string {
+  return text.replace(LABEL, '').replace(/[’‘`]/g, "'").toLowerCase();
+}
+
+export function tokens(lower: string): string[] {
+  const raw = lower.match(/[\p{L}\p{N}']+/gu) ?? [];
+  // Digits vary per call (amounts, numbers); their shape is what generalises.
+  return raw.map((t) => (/\d/.test(t) ? t.replace(/\d+/g, '0') : t.replace(/^'+|'+$/g, ''))).filter(Boolean);
+}
+
+export function cueOffset(space: FeatureSpace): number {
+  return 1 << space.hashBits;
+}
+
+export function dimension(space: FeatureSpace): number {
+  return cueOffset(space) + CUES.length;
+}
+
+export interface Featurised {
+  vector: SparseVector;
+  hits: CueHit[];
+  lower: string;
+}
+
+export function featurise(text: string, space: FeatureSpace): Featurised {
+  const lower = normalise(text);
+  const words = tokens(lower);
+  const mask = (1 << space.hashBits) - 1;
+  const buckets = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    buckets.add(hash32(words[i]!) & mask);
+    if (i + 1 < words.length) buckets.add(hash32(`${words[i]} ${words[i + 1]}`) & mask);
+  }
+  const index = [...buckets].sort((a, b) => a - b);
+  const norm = index.length ? 1 / Math.sqrt(index.length) : 0;
+  const value = index.map(() => norm);
+  const hits = findCues(lower);
+  const offset = cueOffset(space);
+  const present = new Set(hits.map((h) => CUES.indexOf(h.cue)));
+  for (const c of [...present].sort((a, b) => a - b)) {
+    index.push(offset + c);
+    value.push(1);
+  }
+  return { vector: { index, value }, hits, lower };
+}
+
+export function dot(weights: ArrayLike<number>, v: SparseVector): number {
+  let s = 0;
+  for (let i = 0; i < v.index.length; i++) s += (weights[v.index[i]!] ?? 0) * v.value[i]!;
+  return s;
+}

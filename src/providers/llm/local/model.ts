@@ -1,0 +1,163 @@
+/*
+ * The embedded model at inference: a calibrated logistic regression for the scam probability and
+ * nearest-centroid for the category. Tactics and signals come from the evidence cues it saw;
+ * the summary is extractive (the caller's own sentences), so the model never puts words in a
+ * caller's mouth.
+ */
+import { isVerdictCategory, type VerdictCategory } from '../../../domain/categories.js';
+import { clampScore, SUSPICIOUS_AT } from '../../../domain/levels.js';
+import type { Tactic } from '../../../domain/tactics.js';
+import type { Assessment } from '../../../domain/verdict.js';
+import { CUE_NAMES, CUES, type CueHit } from './evidence.js';
+import { cueOffset, dot, featurise, type FeatureSpace, type SparseVector } from './features.js';
+import { sigmoid } from './train.js';
+
+export interface ModelArtefact {
+  format: 'scamlr';
+  version: 1;
+  /** `local:<name>`, shown in capabilities. */
+  id: string;
+  hashBits: number;
+  /** Evidence cue names in feature order; a mismatch with the code means the artefact is stale. */
+  cues: string[];
+  bias: number;
+  /** Sparse weights: feature index → weight. */
+  weights: Record<string, number>;
+  platt: { a: number; b: number };
+  categories: Array<{ category: VerdictCategory; centroid: Record<string, number> }>;
+  /** Below this cosine similarity to every centroid a scam gets the catch-all subject. */
+  minCategorySimilarity: number;
+  trained: Record<string, unknown>;
+}
+
+export class ArtefactError extends Error {}
+
+const MAX_SIGNALS = 6;
+
+export class LocalModel {
+  readonly id: string;
+  private readonly space: FeatureSpace;
+  private readonly weights: Float64Array;
+  private readonly centroids: Array<{ category: VerdictCategory; centroid: Map<number, number> }>;
+
+  constructor(private readonly artefact: ModelArtefact) {
+    if (artefact.format !== 'scamlr' || artefact.version !== 1) throw new ArtefactError('not a scamlr v1 model');
+    if (artefact.cues.join(',') !== CUE_NAMES.join(',')) {
+      throw new ArtefactError('model was trained with other evidence cues: run `npm run train`');
+    }
+    this.id = artefact.id;
+    this.space = { hashBits: artefact.hashBits };
+    this.weights = new Float64Array(cueOffset(this.space) + CUES.length);
+    for (const [k, v] of Object.entries(artefact.weights)) this.weights[Number(k)] = v;
+    this.centroids = artefact.categories.map((c) => {
+      if (!isVerdictCategory(c.category)) throw new ArtefactError(`unknown category "${c.category}"`);
+      return { category: c.category, centroid: new Map(Object.entries(c.centroid).map(([k, v]) => [Number(k), v])) };
+    });
+  }
+
+  /** Uncalibrated margin (log-odds before Platt scaling). */
+  margin(text: string): number {
+    return dot(this.weights, featurise(text, this.space).vector) + this.artefact.bias;
+  }
+
+  probability(text: string): number {
+    const { a, b } = this.artefact.platt;
+    return sigmoid(a * this.margin(text) + b);
+  }
+
+  assess(text: string): Assessment {
+    const f = featurise(text, this.space);
+    const { a, b } = this.artefact.platt;
+    const score = clampScore(sigmoid(a * (dot(this.weights, f.vector) + this.artefact.bias) + b));
+    const flagged = score >= SUSPICIOUS_AT;
+    const evidence = this.rankHits(f.hits);
+    const sentences = sentenceSpans(cased(text, f.lower));
+    const quoted = uniqueSentences(evidence, sentences);
+    const out: Assessment = {
+      score,
+      category: flagged ? this.category(f.vector) : 'none',
+      tactics: flagged ? tacticsOf(evidence) : [],
+      signals: flagged ? quoted.slice(0, MAX_SIGNALS).map((s) => `"${clip(s.text, 160)}"`) : [],
+    };
+    const summary = extractiveSummary(quoted.length ? quoted : sentences);
+    if (summary) out.summary = summary;
+    return out;
+  }
+
+  /** Hits that raise the score, strongest first (assurances such as "we will never ask" are left out). */
+  private rankHits(hits: CueHit[]): CueHit[] {
+    const offset = cueOffset(this.space);
+    const weightOf = (h: CueHit) => this.weights[offset + CUES.indexOf(h.cue)] ?? 0;
+    return hits.filter((h) => weightOf(h) > 0).sort((x, y) => weightOf(y) - weightOf(x) || x.index - y.index);
+  }
+
+  private category(v: SparseVector): VerdictCategory {
+    const norm = Math.sqrt(v.value.reduce((s, x) => s + x * x, 0)) || 1;
+    let best: VerdictCategory = 'Scammers';
+    let bestSim = this.artefact.minCategorySimilarity;
+    for (const { category, centroid } of this.centroids) {
+      let sim = 0;
+      for (let i = 0; i < v.index.length; i++) sim += (centroid.get(v.index[i]!) ?? 0) * v.value[i]!;
+      sim /= norm;
+      if (sim > bestSim) {
+        bestSim = sim;
+        best = category;
+      }
+    }
+    return best;
+  }
+}
+
+function tacticsOf(hits: CueHit[]): Tactic[] {
+  const out = new Set<Tactic>();
+  for (const h of hits) if (h.cue.tactic) out.add(h.cue.tactic);
+  return [...out];
+}
+
+interface Span {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The text with labels stripped but case kept, aligned with the lower-cased copy when lengths agree. */
+function cased(original: string, lower: string): string {
+  const stripped = original.replace(/^\s*\[?[A-Za-z][A-Za-z ]{0,13}(?:[ _-]?\d{1,2})?\]?\s*:\s*/gm, '').replace(/[’‘`]/g, "'");
+  return stripped.length === lower.length ? stripped : lower;
+}
+
+function sentenceSpans(text: string): Span[] {
+  const out: Span[] = [];
+  const re = /[^.!?\n]+[.!?]*/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const t = m[0].trim();
+    if (t.length >= 3) out.push({ start: m.index, end: m.index + m[0].length, text: t });
+  }
+  return out;
+}
+
+/** The sentences that hold the evidence, strongest first, each once. */
+function uniqueSentences(hits: CueHit[], sentences: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const h of hits) {
+    const s = sentences.find((x) => h.index >= x.start && h.index < x.end);
+    if (s && !out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+/** At most two of the caller's sentences, in the order spoken. */
+function extractiveSummary(spans: Span[]): string | undefined {
+  const picked = spans.slice(0, 2).sort((a, b) => a.start - b.start);
+  if (!picked.length) return undefined;
+  return picked.map((s) => terminate(clip(s.text, 200))).join(' ');
+}
+
+function terminate(s: string): string {
+  const t = s.replace(/[.!?…]+$/, '');
+  return `${t}.`;
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+}
