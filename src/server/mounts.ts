@@ -1,6 +1,7 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { Services } from '../services.js';
 import type { RequestLimits } from './rate-limit.js';
+import { liveSockets } from './sockets.js';
 
 /** What a socket mount gets from the node it is mounted on. */
 export interface NodeContext {
@@ -20,6 +21,6 @@ export interface MountHandle {
 export type Mount = (app: TemplatedApp, ctx: NodeContext) => MountHandle | void;
 
 /** Every socket mount of a node. Add a mount with one line. */
-export function allMounts(_s: Services, _node: NodeContext): Mount[] {
-  return [];
+export function allMounts(s: Services, _node: NodeContext): Mount[] {
+  return [liveSockets(s).mount];
 }

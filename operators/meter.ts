@@ -1,0 +1,22 @@
+import { concatMap, filter, from, interval, map, take, type Observable, type ObservableInput, type SchedulerLike } from 'rxjs';
+import type { EndReason } from '../src/domain/frames.js';
+
+export const MINUTE_MS = 60_000;
+
+/**
+ * The credit meter. The first minute is charged when the session starts; this charges every
+ * further started minute (at 1:00, 2:00, …) and emits `credits` once a debit is refused, which
+ * ends the session. Debits run one after another, never overlapping.
+ */
+export function meter(opts: {
+  debit: () => ObservableInput<boolean>;
+  scheduler: SchedulerLike;
+  periodMs?: number;
+}): Observable<EndReason> {
+  return interval(opts.periodMs ?? MINUTE_MS, opts.scheduler).pipe(
+    concatMap(() => from(opts.debit())),
+    filter((charged) => !charged),
+    take(1),
+    map((): EndReason => 'credits'),
+  );
+}

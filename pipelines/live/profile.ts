@@ -1,0 +1,41 @@
+import type { SessionKind } from '../../src/domain/events.js';
+import type { Product } from '../../src/domain/filing.js';
+import { liveMinutePrice } from '../../src/domain/prices.js';
+import { FILTER_START_TIMEOUT_MS, HONEYPOT_START_TIMEOUT_MS } from '../../operators/start-timeout.js';
+import { FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../operators/time-limit.js';
+
+/** What differs between the two live products; every live stage is parameterised by it. */
+export interface LiveProfile {
+  kind: SessionKind;
+  startTimeoutMs: number;
+  timeLimitMs: number;
+  /** Filing thresholds and complaint product. */
+  filingProduct: Product;
+  /** Default of the `report` option when neither the URL nor `params` set it. */
+  reportDefault: boolean;
+  minutePrice(tracksBoth: boolean): number;
+  /** Spec: final analysis may take up to 20 s after the stop. */
+  finalAnalysisMs: number;
+}
+
+export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
+  filter: {
+    kind: 'filter',
+    startTimeoutMs: FILTER_START_TIMEOUT_MS,
+    timeLimitMs: FILTER_TIME_LIMIT_MS,
+    filingProduct: 'filter',
+    reportDefault: false,
+    minutePrice: (both) => liveMinutePrice('filter', both),
+    finalAnalysisMs: 20_000,
+  },
+  honeypot: {
+    kind: 'honeypot',
+    startTimeoutMs: HONEYPOT_START_TIMEOUT_MS,
+    timeLimitMs: HONEYPOT_TIME_LIMIT_MS,
+    filingProduct: 'honeypot',
+    reportDefault: true,
+    // The called party is the persona: nothing to transcribe twice.
+    minutePrice: () => liveMinutePrice('honeypot', false),
+    finalAnalysisMs: 20_000,
+  },
+};

@@ -1,0 +1,67 @@
+import { EMPTY, filter, map, merge, tap, type Observable } from 'rxjs';
+import type { Utterance } from '../../src/domain/frames.js';
+import type { Verdict } from '../../src/domain/verdict.js';
+import { metrics } from '../../src/observability/metrics.js';
+import { modelScore, type ModelScoreResult } from '../../operators/model-score.js';
+import { ruleScore } from '../../operators/rule-score.js';
+import { verdictGate, type ScoreUpdate } from '../../operators/verdict-gate.js';
+import type { PipelineContext } from '../types.js';
+import type { ReportError } from './audio.js';
+import type { LiveProfile } from './profile.js';
+import type { LiveState } from './state.js';
+
+/**
+ * Live scoring: the rules after every final caller utterance, the model on its 30 s / 120-character
+ * cadence, both through the verdict gate. Emits the verdicts worth sending. `utterances$` must be
+ * shared by the caller (it is subscribed to twice).
+ */
+export function liveScoring(
+  ctx: PipelineContext,
+  profile: LiveProfile,
+  state: LiveState,
+  utterances$: Observable<Utterance>,
+  report: ReportError,
+): Observable<Verdict> {
+  const rules$ = utterances$.pipe(
+    ruleScore(state.rules),
+    map((assessment): ScoreUpdate => ({ from: 'rules', assessment })),
+  );
+  const llm = ctx.services.llm;
+  const model$ = llm
+    ? utterances$.pipe(
+        modelScore({
+          score: (input, signal) => timed(llm.id, llm.scoreLive(input, signal)),
+          scheduler: ctx.scheduler,
+          product: profile.filingProduct,
+          ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),
+        }),
+        tap((r: ModelScoreResult) => {
+          if (r.kind === 'error') report(r.error, r.text);
+          else state.lastModel = r.assessment;
+        }),
+        filter((r): r is Extract<ModelScoreResult, { kind: 'assessment' }> => r.kind === 'assessment'),
+        map((r): ScoreUpdate => ({ from: 'model', assessment: r.assessment })),
+      )
+    : EMPTY;
+  return merge(rules$, model$).pipe(
+    verdictGate(),
+    tap((v) => {
+      state.lastVerdict = v;
+      metrics.verdicts.inc({ level: v.level, source: v.source });
+    }),
+  );
+}
+
+async function timed<T>(provider: string, work: Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    const out = await work;
+    metrics.providerCalls.inc({ provider, op: 'score_live', outcome: 'ok' });
+    return out;
+  } catch (e) {
+    metrics.providerCalls.inc({ provider, op: 'score_live', outcome: 'error' });
+    throw e;
+  } finally {
+    metrics.providerLatency.observe({ provider, op: 'score_live' }, performance.now() - t0);
+  }
+}

@@ -1,0 +1,111 @@
+import { concat, connect, defer, ignoreElements, map, merge, of, Subject, tap, type Observable } from 'rxjs';
+import type { PersonaInfo, SessionEvent } from '../../src/domain/events.js';
+import type { EndReason, Frame, Utterance } from '../../src/domain/frames.js';
+import { EventFactory } from '../../src/events/envelope.js';
+import { metrics } from '../../src/observability/metrics.js';
+import { collectDtmf } from '../../operators/dtmf.js';
+import { meter } from '../../operators/meter.js';
+import { timeLimit } from '../../operators/time-limit.js';
+import { untilEnd } from '../../operators/until-end.js';
+import type { PipelineContext } from '../types.js';
+import type { ReportError } from './audio.js';
+import { endSession } from './ending.js';
+import type { LiveProfile } from './profile.js';
+import { liveScoring } from './scoring.js';
+import { LiveState } from './state.js';
+import { liveUtterances } from './utterances.js';
+
+/** What a product adds to the common live session (the honeypot's persona and dialogue). */
+export interface LiveHooks {
+  /** Shown in `session.started` and stored with the session. */
+  persona?: PersonaInfo;
+  /**
+   * Extra transcript lines (the persona's), given what was heard from the client (caller and callee
+   * lines, final only) and the session's frames. They join the one transcript: shown as
+   * `transcript.line`, stored, seen by the model, never scored as the caller.
+   */
+  extraLines?: (heard$: Observable<Utterance>, frames$: Observable<Frame>) => Observable<Utterance>;
+  /** Further reasons to end (the persona hanging up); the first end trigger of any kind wins. */
+  end$?: Observable<EndReason>;
+  /** Receives the session's live state when the graph is built (the transcript so far, the last verdict). */
+  state?: (state: LiveState) => void;
+}
+
+/**
+ * One live session as a single observable graph:
+ *
+ *   frames ─ until stop | credits | time limit ─┬─ dtmf ─► intel.dtmf
+ *                                               └─ text + audio (+ extra lines) ─► utterances
+ *   utterances ─┬─► transcript.line
+ *               └─► rules / model ─► gate ─► verdict
+ *   then: final analysis ─► filing ─► record ─► session.ended
+ *
+ * Events come out in order: `session.started` first, `session.ended` last, then completion.
+ */
+export function liveSession(ctx: PipelineContext, profile: LiveProfile, hooks: LiveHooks = {}): Observable<SessionEvent> {
+  return defer(() => {
+    const { spec, scheduler } = ctx;
+    const state = new LiveState(scheduler.now());
+    hooks.state?.(state);
+    const events = new EventFactory(
+      { sessionId: ctx.sessionId, kind: profile.kind, callId: spec.start.callId, from: spec.start.from, to: spec.start.to },
+      scheduler,
+    );
+    const errors = new Subject<SessionEvent>();
+    const report: ReportError = (error, text) => errors.next(events.error(error, text));
+
+    const price = profile.minutePrice(spec.options.tracksBoth);
+    const triggers$ = merge(
+      meter({ debit: () => debitMinute(ctx, profile, price), scheduler }),
+      timeLimit(profile.timeLimitMs, scheduler),
+      hooks.end$ ?? [],
+    );
+
+    const live$ = ctx.frames$.pipe(
+      untilEnd(triggers$),
+      tap((f) => {
+        if (f.kind === 'stop') state.endReason = f.reason;
+      }),
+      connect((frames$) => {
+        const dtmf$ = frames$.pipe(
+          collectDtmf(),
+          tap((digits) => (state.dtmf = digits)),
+          ignoreElements(),
+        );
+        const heard$ = liveUtterances(ctx, frames$, report);
+        const all$ = hooks.extraLines
+          ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, frames$))))
+          : heard$;
+        const spoken$ = all$.pipe(
+          tap((u) => state.record(u)),
+          connect((u$) =>
+            merge(
+              u$.pipe(map((u) => events.line(u.speaker, u.text))),
+              liveScoring(ctx, profile, state, u$, report).pipe(map((v) => events.verdict(v))),
+            ),
+          ),
+        );
+        return merge(dtmf$, spoken$);
+      }),
+      tap({ complete: () => errors.complete() }),
+    );
+
+    return concat(
+      of(events.started(hooks.persona)),
+      merge(errors, live$),
+      endSession(ctx, profile, state, events, hooks.persona ? { personaId: hooks.persona.id } : {}),
+    );
+  });
+}
+
+/** Charges one started minute. A store outage is not the caller's fault: it is logged and the call goes on. */
+async function debitMinute(ctx: PipelineContext, profile: LiveProfile, price: number): Promise<boolean> {
+  try {
+    const ok = await ctx.services.store.keys.debit(ctx.spec.key.id, price);
+    if (ok) metrics.creditsCharged.inc({ product: profile.kind }, price);
+    return ok;
+  } catch (e) {
+    ctx.services.log.error({ err: e, session: ctx.sessionId }, 'debiting a started minute failed; session continues');
+    return true;
+  }
+}

@@ -1,0 +1,321 @@
+import type {
+  HttpRequest as UwsRequest,
+  HttpResponse as UwsResponse,
+  TemplatedApp,
+  WebSocket,
+  us_socket_context_t,
+} from 'uWebSockets.js';
+import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from 'rxjs';
+import { LIVE_PROFILES } from '../../pipelines/live/profile.js';
+import type { Pipeline } from '../../pipelines/types.js';
+import { startTimeout } from '../../operators/start-timeout.js';
+import type { Feature } from '../config.js';
+import type { SessionKind } from '../domain/events.js';
+import type { Frame } from '../domain/frames.js';
+import { SocketSink } from '../events/socket-sink.js';
+import { metrics } from '../observability/metrics.js';
+import type { Services } from '../services.js';
+import type { SessionActor } from '../session/actor.js';
+import { mergeOptions, urlOptions } from '../session/options.js';
+import { startProblem } from '../session/start.js';
+import { InsufficientCreditsError, Supervisor } from '../session/supervisor.js';
+import type { Reservation } from '../session/types.js';
+import { detectSerializer } from '../transport/detect.js';
+import type { Serializer, StartInfo } from '../transport/types.js';
+import type { KeyRecord } from '../store/types.js';
+import { authenticate, presentedKey } from './auth.js';
+import type { Mount, NodeContext } from './mounts.js';
+
+/**
+ * Close codes of a socket that ends without events (spec: "socket closed with no events").
+ * 1008 (policy violation) with a short reason: no start in time, a binary frame before the start,
+ * an invalid or unsupported start, or a first minute that cannot be charged.
+ * 1011 when the node itself failed to open the session. 1000 after `session.ended`.
+ */
+export const CLOSE_REFUSED = 1008;
+export const CLOSE_INTERNAL = 1011;
+export const CLOSE_ENDED = 1000;
+
+const FEATURE: Readonly<Record<SessionKind, Feature>> = { filter: 'live_filter', honeypot: 'honeypot' };
+/** 200 ms of 48 kHz pcm16 is 19.2 kB; vendor JSON media frames carry base64. Starts stay far below. */
+const MAX_PAYLOAD = 256 * 1024;
+/** Frames that may arrive while the first minute is charged; audio beyond this is shed. */
+const EARLY_LIMIT = 2000;
+
+export interface LiveSocketOptions {
+  scheduler?: SchedulerLike;
+  /** Shorter start timeouts (tests); the spec's 15 s / 10 s otherwise. */
+  startTimeoutMs?: Partial<Record<SessionKind, number>>;
+  capacity?: number;
+  pipelines?: Partial<Record<SessionKind, Pipeline>>;
+  webhookTls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+}
+
+interface Conn {
+  kind: SessionKind;
+  key: KeyRecord;
+  rawKey: string;
+  url: Record<string, string>;
+  reservation: Reservation;
+  phase: 'waiting' | 'starting' | 'live' | 'done';
+  serializer: Serializer | null;
+  started$: Subject<void>;
+  timer: Subscription | null;
+  session: SessionActor | null;
+  sink: SocketSink | null;
+  early: Frame[];
+  closed: boolean;
+  ws: WebSocket<Conn> | null;
+}
+
+export interface LiveSockets {
+  mount: Mount;
+  supervisor: Supervisor;
+}
+
+/** The filter and honeypot socket entry points (`/voice/filter/stream`, `/voice/honeypot/stream`). */
+export function liveSockets(services: Services, opts: LiveSocketOptions = {}): LiveSockets {
+  const scheduler = opts.scheduler ?? asyncScheduler;
+  const supervisor = new Supervisor(services, {
+    scheduler,
+    ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
+    ...(opts.pipelines ? { pipelines: opts.pipelines } : {}),
+    ...(opts.webhookTls ? { webhookTls: opts.webhookTls } : {}),
+  });
+  const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
+    for (const kind of ['filter', 'honeypot'] as const) {
+      app.ws<Conn>(`/voice/${kind}/stream`, {
+        maxPayloadLength: MAX_PAYLOAD,
+        // Quiet text-only calls are normal: uWS pings, and the client's pongs keep the socket alive.
+        idleTimeout: 120,
+        sendPingsAutomatically: true,
+        maxBackpressure: 4 * 1024 * 1024,
+        upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor),
+        open: (ws) => open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler),
+        message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services),
+        drain: (ws) => ws.getUserData().sink?.drain(),
+        close: (ws) => onClose(ws),
+      });
+    }
+    return { drain: () => supervisor.drain(services.config.drainSeconds * 1000) };
+  };
+  return { mount, supervisor };
+}
+
+function upgrade(
+  kind: SessionKind,
+  res: UwsResponse,
+  req: UwsRequest,
+  context: us_socket_context_t,
+  services: Services,
+  node: NodeContext,
+  supervisor: Supervisor,
+): void {
+  // Everything from `req` now: it is invalid after this function returns.
+  const query = new URLSearchParams(req.getQuery() ?? '');
+  const headers = { 'x-auth': req.getHeader('x-auth') };
+  const secKey = req.getHeader('sec-websocket-key');
+  const secProtocol = req.getHeader('sec-websocket-protocol');
+  const secExtensions = req.getHeader('sec-websocket-extensions');
+  const ip = Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
+  const entry = `${kind}_stream`;
+
+  let aborted = false;
+  let reservation: Reservation | null = null;
+  res.onAborted(() => {
+    aborted = true;
+    reservation?.release();
+  });
+  const refuse = (status: string, message: string, extra: Record<string, string> = {}) => {
+    if (aborted) return;
+    res.cork(() => {
+      res.writeStatus(status).writeHeader('content-type', 'application/json');
+      for (const [k, v] of Object.entries(extra)) res.writeHeader(k, v);
+      res.end(JSON.stringify({ status: 'error', message }), true);
+    });
+  };
+
+  const byAddress = node.limits.address(ip);
+  if (!byAddress.ok) {
+    metrics.rejected.inc({ status: '429', entry });
+    return refuse('429 Too Many Requests', 'rate limit exceeded; retry later', {
+      'Retry-After': String(byAddress.retryAfterSeconds),
+    });
+  }
+  if (!services.config.features.has(FEATURE[kind]) || !supervisor.hasPipeline(kind)) {
+    metrics.rejected.inc({ status: '503', entry });
+    return refuse('503 Service Unavailable', `${FEATURE[kind]} is off on this deployment`);
+  }
+  reservation = supervisor.reserve();
+  if (!reservation) {
+    metrics.rejected.inc({ status: '503', entry });
+    return refuse('503 Service Unavailable', 'node at its live session limit; retry on a new connection');
+  }
+  const slot = reservation;
+  const rawKey = presentedKey(headers, query, 'header-or-query');
+  const url = urlOptions(query);
+
+  void (async () => {
+    const key = await authenticate(services.store, rawKey);
+    if (!key || !rawKey) {
+      slot.release();
+      return refuse(
+        '401 Unauthorized',
+        rawKey ? 'key: wrong key' : 'key: missing (X-Auth header or key query parameter)',
+      );
+    }
+    const byKey = node.limits.key(key.id);
+    if (!byKey.ok) {
+      slot.release();
+      metrics.rejected.inc({ status: '429', entry });
+      return refuse('429 Too Many Requests', 'rate limit exceeded; retry later', {
+        'Retry-After': String(byKey.retryAfterSeconds),
+      });
+    }
+    // A key that cannot pay the first minute is told so now (402) rather than after its start message.
+    const price = LIVE_PROFILES[kind].minutePrice(kind === 'filter' && url.tracks?.toLowerCase() === 'both');
+    if ((await services.store.keys.balance(key.id)) < price) {
+      slot.release();
+      return refuse('402 Payment Required', `insufficient credits: the first minute costs ${price} credits`);
+    }
+    if (aborted) return slot.release();
+    const conn: Conn = {
+      kind,
+      key,
+      rawKey,
+      url,
+      reservation: slot,
+      phase: 'waiting',
+      serializer: null,
+      started$: new Subject<void>(),
+      timer: null,
+      session: null,
+      sink: null,
+      early: [],
+      closed: false,
+      ws: null,
+    };
+    res.cork(() => res.upgrade(conn, secKey, secProtocol, secExtensions, context));
+  })().catch((err: unknown) => {
+    slot.release();
+    services.log.error({ err }, 'socket upgrade failed');
+    refuse('500 Internal Server Error', 'internal error');
+  });
+}
+
+function open(ws: WebSocket<Conn>, startTimeoutMs: number, scheduler: SchedulerLike): void {
+  const conn = ws.getUserData();
+  conn.ws = ws;
+  conn.timer = conn.started$.pipe(startTimeout(startTimeoutMs, scheduler)).subscribe({
+    error: () => refuse(conn, 'start timeout'),
+  });
+}
+
+/** Closes a socket that never became a session: no events, nothing charged. */
+function refuse(conn: Conn, reason: string, code = CLOSE_REFUSED): void {
+  conn.phase = 'done';
+  conn.timer?.unsubscribe();
+  if (!conn.closed) {
+    conn.closed = true;
+    conn.ws?.end(code, reason);
+  }
+}
+
+function onMessage(
+  ws: WebSocket<Conn>,
+  message: ArrayBuffer,
+  isBinary: boolean,
+  supervisor: Supervisor,
+  services: Services,
+): void {
+  const conn = ws.getUserData();
+  if (conn.phase === 'done') return;
+  if (conn.phase === 'waiting') {
+    if (isBinary) return refuse(conn, 'binary frame before start');
+    const text = Buffer.from(message).toString('utf8');
+    conn.serializer ??= detectSerializer(text, conn.kind);
+    if (!conn.serializer) return; // not a start of any protocol: unknown frames are ignored until the timeout
+    const d = conn.serializer.decodeText(text);
+    if (d.type === 'reject') return refuse(conn, `invalid start: ${d.reason}`);
+    if (d.type === 'start') void begin(conn, conn.serializer, d.info, supervisor, services);
+    return;
+  }
+  const serializer = conn.serializer!;
+  const d = isBinary
+    ? serializer.decodeBinary(new Uint8Array(message))
+    : serializer.decodeText(Buffer.from(message).toString('utf8'));
+  if (d.type !== 'frame') return;
+  metrics.framesIn.inc({ kind: d.frame.kind });
+  if (d.frame.kind === 'audio') metrics.bytesIn.inc(d.frame.data.byteLength);
+  if (conn.phase === 'live') conn.session!.push(d.frame);
+  else if (conn.early.length < EARLY_LIMIT || d.frame.kind !== 'audio') conn.early.push(d.frame);
+}
+
+async function begin(
+  conn: Conn,
+  serializer: Serializer,
+  info: StartInfo,
+  supervisor: Supervisor,
+  services: Services,
+): Promise<void> {
+  conn.phase = 'starting';
+  conn.started$.next();
+  const problem = startProblem(info, conn.kind);
+  if (problem) return refuse(conn, `invalid start: ${problem}`);
+  const spec = {
+    kind: conn.kind,
+    protocol: serializer.protocol,
+    key: conn.key,
+    rawKey: conn.rawKey,
+    start: info,
+    options: mergeOptions(conn.kind, conn.url, info.params),
+  };
+  let session: SessionActor;
+  try {
+    session = await supervisor.open(spec, conn.reservation);
+  } catch (err) {
+    conn.reservation.release();
+    if (err instanceof InsufficientCreditsError) return refuse(conn, 'insufficient credits');
+    services.log.error({ err }, 'opening a live session failed');
+    return refuse(conn, 'internal error', CLOSE_INTERNAL);
+  }
+  conn.session = session;
+  if (!conn.closed && conn.ws) {
+    const ws = conn.ws;
+    const sink = new SocketSink(ws, serializer);
+    conn.sink = sink;
+    session.events$.subscribe({
+      next: (e) => {
+        if (!sink.isClosed) ws.cork(() => sink.event(e));
+      },
+      complete: () => {
+        if (sink.isClosed) return;
+        conn.phase = 'done';
+        conn.closed = true;
+        ws.cork(() => sink.close(CLOSE_ENDED, 'session ended'));
+      },
+    });
+    session.outbound$.subscribe((f) => {
+      if (!sink.isClosed) ws.cork(() => sink.outbound(f));
+    });
+  }
+  conn.phase = 'live';
+  session.run();
+  for (const f of conn.early) session.push(f);
+  conn.early = [];
+  // The socket closed while the first minute was charged: the session ends at once, properly.
+  if (conn.closed && conn.phase === 'live') session.end('closed');
+}
+
+function onClose(ws: WebSocket<Conn>): void {
+  const conn = ws.getUserData();
+  conn.closed = true;
+  conn.ws = null;
+  conn.timer?.unsubscribe();
+  conn.sink?.detach();
+  if (conn.session) {
+    conn.session.end('closed');
+  } else if (conn.phase !== 'starting') {
+    conn.reservation.release();
+  }
+}

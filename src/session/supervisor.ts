@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { Pipeline } from '../../pipelines/types.js';
+import { livePipelines } from '../../pipelines/index.js';
+import { openRecord } from '../../pipelines/live/ending.js';
+import { LIVE_PROFILES } from '../../pipelines/live/profile.js';
+import type { SessionKind } from '../domain/events.js';
+import { metrics } from '../observability/metrics.js';
+import type { Services } from '../services.js';
+import { SessionActor } from './actor.js';
+import type { Reservation, SessionSpec } from './types.js';
+
+export class InsufficientCreditsError extends Error {
+  constructor(readonly price: number) {
+    super(`insufficient credits for the first minute (${price} credits)`);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+export class NoPipelineError extends Error {
+  constructor(kind: SessionKind) {
+    super(`no pipeline for ${kind} sessions on this node`);
+    this.name = 'NoPipelineError';
+  }
+}
+
+export interface SupervisorOptions {
+  /** Live sessions (counting reservations) the node accepts; config.maxSessions by default. */
+  capacity?: number;
+  scheduler?: SchedulerLike;
+  pipelines?: Partial<Record<SessionKind, Pipeline>>;
+  webhookTls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+}
+
+/**
+ * The node's supervisor: counts capacity slots (taken at upgrade, so a burst of upgrades cannot
+ * overshoot), opens session actors, and drains them on shutdown. It never looks inside a session.
+ */
+export class Supervisor {
+  private readonly capacity: number;
+  private readonly scheduler: SchedulerLike;
+  private readonly pipelines: Partial<Record<SessionKind, Pipeline>>;
+  private slots = 0;
+  private draining = false;
+  private readonly live = new Set<SessionActor>();
+
+  constructor(
+    private readonly services: Services,
+    private readonly opts: SupervisorOptions = {},
+  ) {
+    this.capacity = opts.capacity ?? services.config.maxSessions;
+    this.scheduler = opts.scheduler ?? asyncScheduler;
+    this.pipelines = opts.pipelines ?? livePipelines;
+  }
+
+  /** A capacity slot, or null when the node is full or draining (answer 503). Release is idempotent. */
+  reserve(): Reservation | null {
+    if (this.draining || this.slots >= this.capacity) return null;
+    this.slots++;
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.slots--;
+      },
+    };
+  }
+
+  get reserved(): number {
+    return this.slots;
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  hasPipeline(kind: SessionKind): boolean {
+    return this.pipelines[kind] !== undefined;
+  }
+
+  /**
+   * Charges the first minute and writes the `open` record, then returns the actor (not yet running).
+   * The reservation is released when the session has ended (its socket may close earlier).
+   * Throws `InsufficientCreditsError` when the first minute cannot be charged (nothing is written).
+   */
+  async open(spec: SessionSpec, reservation: Reservation): Promise<SessionActor> {
+    const pipeline = this.pipelines[spec.kind];
+    if (!pipeline) throw new NoPipelineError(spec.kind);
+    const price = LIVE_PROFILES[spec.kind].minutePrice(spec.options.tracksBoth);
+    if (!(await this.services.store.keys.debit(spec.key.id, price))) throw new InsufficientCreditsError(price);
+    metrics.creditsCharged.inc({ product: spec.kind }, price);
+    const id = randomUUID();
+    try {
+      await this.services.store.sessions.put(openRecord({ sessionId: id, spec, services: this.services }, this.scheduler.now()));
+    } catch (err) {
+      this.services.log.error({ err, session: id }, 'writing the open session record failed; session continues');
+    }
+    const actor = new SessionActor(id, spec, {
+      services: this.services,
+      scheduler: this.scheduler,
+      pipeline,
+      ...(this.opts.webhookTls ? { webhookTls: this.opts.webhookTls } : {}),
+    });
+    this.live.add(actor);
+    void actor.settled.finally(() => {
+      this.live.delete(actor);
+      reservation.release();
+    });
+    if (this.draining) actor.end('shutdown');
+    return actor;
+  }
+
+  /**
+   * Stops accepting, then ends every live session properly (final analysis, record, `session.ended`,
+   * webhook posts) and waits for them, at most `ms`.
+   */
+  async drain(ms: number): Promise<void> {
+    this.draining = true;
+    const all = [...this.live];
+    for (const a of all) a.end('shutdown');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(all.map((a) => a.settled)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
+  }
+}
