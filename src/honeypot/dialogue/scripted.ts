@@ -1,0 +1,162 @@
+/*
+ * The embedded dialogue engine (no network). It follows the honeypot's strategy from the rule
+ * engine's view of the call: react to what the caller pushes for without ever complying, ask for the
+ * intel that is still missing (name, company, callback number, case number, payment rail, website,
+ * program), read new intel back, and stall in the persona's own way. It varies its lines and never
+ * reuses a phrase until many others were said.
+ */
+import type { Intel } from '../../domain/intel.js';
+import { pick, type Rng } from '../rng.js';
+import type { Persona } from '../types.js';
+import { callerIntents, type CallerIntent } from './intents.js';
+import { ASKS, KEEP_GOING, REACTIONS, READBACKS, SPELL_NAME, STALLS, type AskField } from './phrases.js';
+import { speakDigits, spellOut } from './spoken.js';
+import { pendingCallerText, type DialogueEngine, type DialogueState } from './types.js';
+
+export interface ScriptedOptions {
+  rng: Rng;
+  /** Phrases not reused until this many other phrases were said. */
+  noRepeatWindow?: number;
+  /** A field is given up on after this many asks. */
+  maxAsksPerField?: number;
+}
+
+const AUTHORITY = new Set(['authority_impersonation', 'threat']);
+const PAYMENT = new Set(['untraceable_payment']);
+const REMOTE = new Set(['remote_access']);
+
+export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
+  const rng = opts.rng;
+  const window = opts.noRepeatWindow ?? 24;
+  const maxAsks = opts.maxAsksPerField ?? 2;
+  const recent: string[] = []; // phrase templates, most recent last
+  const asks = new Map<AskField, number>();
+  const readBack = new Set<string>();
+  const reacted = new Map<CallerIntent, number>();
+  let lastField: AskField | undefined;
+
+  const choose = (templates: readonly string[]): string => {
+    const fresh = templates.filter((t) => !recent.includes(t));
+    // All used: take the one said longest ago.
+    const t = fresh.length ? pick(fresh, rng) : [...templates].sort((a, b) => recent.indexOf(a) - recent.indexOf(b))[0]!;
+    recent.push(t);
+    while (recent.length > window) recent.shift();
+    return t;
+  };
+
+  const fill = (template: string, persona: Persona, extra: Record<string, string> = {}): string => {
+    const d = persona.fakeDetails;
+    const vars: Record<string, string> = {
+      helper: persona.helper ?? 'my grandson',
+      bank: d.bank ?? 'the savings bank',
+      card_start: speakDigits((d.card_number ?? '4000 0000').split(/\s+/).slice(0, 2).join(' ')),
+      ssn_start: speakDigits((d.ssn ?? '987-65').split('-').slice(0, 2).join(' ')),
+      address: d.address ?? 'the house on the corner',
+      birth: d.birth_date ?? 'a long time ago',
+      code: speakDigits(String(100000 + Math.floor(rng() * 899999)).replace(/^(\d{3})/, '$1 ')),
+      ...extra,
+    };
+    const out = template.replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
+    return out.charAt(0).toUpperCase() + out.slice(1);
+  };
+
+  return {
+    id: 'scripted',
+    async reply(state: DialogueState, signal: AbortSignal): Promise<string> {
+      if (signal.aborted) throw new Error('aborted');
+      const { persona } = state;
+      const said = new Set(state.lines.filter((l) => l.role === 'persona').map((l) => l.text));
+      const caller = pendingCallerText(state.lines);
+      const intents = callerIntents(caller);
+
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const parts: string[] = [];
+
+        // 1. React to the strongest push, unless the persona already reacted to it a lot.
+        const intent = intents.find((i) => (reacted.get(i) ?? 0) < 3);
+        if (intent) {
+          reacted.set(intent, (reacted.get(intent) ?? 0) + 1);
+          parts.push(fill(choose(REACTIONS[intent]), persona));
+        }
+
+        // 2. Read back one new piece of intel (numbers and names are worth hearing twice).
+        const fresh = freshIntel(state.intel, readBack);
+        if (fresh && parts.length === 0) {
+          readBack.add(fresh.value);
+          if (fresh.field === 'names') {
+            const last = fresh.value.split(/\s+/).at(-1) ?? fresh.value;
+            parts.push(fill(choose(SPELL_NAME), persona, { name: fresh.value, spelled: spellOut(last) }));
+          } else {
+            const spoken = /\d/.test(fresh.value) ? speakDigits(fresh.value.replace(/^\+1/, '')) : fresh.value;
+            parts.push(fill(choose(READBACKS), persona, { value: spoken }));
+          }
+        }
+
+        // 3. Ask for what is still missing.
+        const field = nextField(state, intents, asks, maxAsks, lastField);
+        if (field) {
+          asks.set(field, (asks.get(field) ?? 0) + 1);
+          lastField = field;
+          parts.push(fill(choose(ASKS[field]), persona));
+        } else if (parts.length < 2) {
+          parts.push(fill(choose(KEEP_GOING), persona));
+        }
+
+        // 4. Stall now and then, in the persona's own way when it has one.
+        if (parts.length < 2 || rng() < 0.3) {
+          const own = persona.stalls ?? [];
+          const pool = own.length && rng() < 0.6 ? own : STALLS;
+          parts.unshift(fill(choose(pool), persona));
+        }
+
+        const line = parts.slice(0, 3).join(' ');
+        if (!said.has(line)) return line;
+      }
+      return fill(choose([...STALLS, ...(persona.stalls ?? [])]), persona);
+    },
+  };
+}
+
+const READBACK_FIELDS = ['names', 'callback_numbers', 'case_numbers', 'urls', 'emails'] as const;
+
+function freshIntel(intel: Intel, done: ReadonlySet<string>): { field: (typeof READBACK_FIELDS)[number]; value: string } | undefined {
+  for (const field of READBACK_FIELDS) {
+    const value = intel[field]?.find((v) => !done.has(v));
+    if (value) return { field, value };
+  }
+  return undefined;
+}
+
+function has(intel: Intel, field: AskField): boolean {
+  if (field === 'payment') return Boolean(intel.gift_card_brands?.length || intel.payment_apps?.length || intel.crypto_wallets?.length);
+  return Boolean(intel[field]?.length);
+}
+
+/** The missing intel field worth asking for now, given what the caller is pushing. */
+export function nextField(
+  state: Pick<DialogueState, 'intel' | 'tactics' | 'category'>,
+  intents: readonly CallerIntent[],
+  asks: ReadonlyMap<AskField, number>,
+  maxAsks: number,
+  lastField?: AskField,
+): AskField | undefined {
+  const tactics = new Set<string>(state.tactics);
+  const cat = state.category;
+  const order: AskField[] = ['names', 'organizations'];
+  const payment = intents.includes('gift_card') || intents.includes('pay') || [...tactics].some((t) => PAYMENT.has(t));
+  const remote =
+    intents.includes('install') || intents.includes('computer') || [...tactics].some((t) => REMOTE.has(t)) || cat === 'Computer & Technical Support';
+  const authority = intents.includes('threat') || [...tactics].some((t) => AUTHORITY.has(t));
+  // What the caller pushes right now comes first: that is when they are most willing to say it.
+  if (payment) order.unshift('payment', 'amounts');
+  if (remote) order.unshift('remote_tools', 'urls');
+  order.push('callback_numbers');
+  if (authority) order.push('case_numbers');
+  order.push('emails');
+  if (!remote) order.push('urls');
+  if (!authority) order.push('case_numbers');
+  order.push('addresses');
+  const candidates = [...new Set(order)].filter((f) => !has(state.intel, f) && (asks.get(f) ?? 0) < maxAsks);
+  // Not the same question twice in a row when there is another to ask.
+  return candidates.find((f) => f !== lastField) ?? candidates[0];
+}
