@@ -3,6 +3,7 @@ import { buildServices, closeServices } from './boot.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { createApp } from './server/app.js';
+import { listenMetrics } from './server/metrics-listener.js';
 import { allMounts, type Mount, type NodeContext } from './server/mounts.js';
 import { RequestLimits } from './server/rate-limit.js';
 import { allRoutes } from './server/routes/index.js';
@@ -12,6 +13,8 @@ import type { Services } from './services.js';
 export interface VoiceNode {
   /** The port actually listened on (the real one when config.port is 0). */
   port: number;
+  /** The metrics listener's port, when VOICE_METRICS_PORT is set. */
+  metricsPort?: number;
   services: Services;
   app: TemplatedApp;
   /** Stops accepting, drains (bounded by VOICE_DRAIN_SECONDS), closes providers and the store. Idempotent. */
@@ -45,26 +48,35 @@ export async function startNode(
   }
 
   let listenSocket: us_listen_socket;
+  let metricsSocket: us_listen_socket | undefined;
   try {
     listenSocket = await listen(app, config.host, config.port);
+    if (config.metricsPort !== undefined) {
+      metricsSocket = await listenMetrics(config.host, config.metricsPort, log).catch((err: unknown) => {
+        uws.us_listen_socket_close(listenSocket);
+        throw err;
+      });
+    }
   } catch (err) {
     await closeServices(services);
     throw err;
   }
   const port = uws.us_socket_local_port(listenSocket);
-  log.info({ host: config.host, port, node: config.nodeId }, 'listening');
+  const metricsPort = metricsSocket ? uws.us_socket_local_port(metricsSocket) : undefined;
+  log.info({ host: config.host, port, metricsPort, node: config.nodeId }, 'listening');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       uws.us_listen_socket_close(listenSocket);
+      if (metricsSocket) uws.us_listen_socket_close(metricsSocket);
       log.info({ hooks: drains.length, seconds: config.drainSeconds }, 'draining');
       await drainWithin(drains, config.drainSeconds * 1000, log);
       await closeServices(services);
       log.info('stopped');
     })());
 
-  return { port, services, app, close };
+  return { port, metricsPort, services, app, close };
 }
 
 function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {

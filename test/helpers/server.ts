@@ -14,6 +14,8 @@ export interface TestServer {
   /** `ws://127.0.0.1:PORT` */
   wsUrl: string;
   port: number;
+  /** The metrics listener's port, when VOICE_METRICS_PORT is set (0 picks one). */
+  metricsPort?: number;
   /** A key with plenty of credits. */
   key: string;
   /** A second key, for cross-key checks. */
@@ -74,6 +76,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: No
     url: `http://127.0.0.1:${node.port}`,
     wsUrl: `ws://127.0.0.1:${node.port}`,
     port: node.port,
+    metricsPort: node.metricsPort,
     key,
     otherKey,
     services: node.services,

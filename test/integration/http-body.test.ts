@@ -296,3 +296,21 @@ describe('integration/http: socket mounts and drain', () => {
     expect(s.logs.some((l) => l.msg === 'drain deadline passed; stopping anyway')).to.equal(true);
   });
 });
+
+describe('integration/http: metrics listener', () => {
+  it('serves Prometheus metrics on VOICE_METRICS_PORT only', async () => {
+    const s = await startTestServer({ VOICE_METRICS_PORT: '0' });
+    try {
+      expect(s.metricsPort).to.be.a('number').and.not.equal(s.port);
+      await (await fetch(`${s.url}/voice/capabilities`)).arrayBuffer();
+      const res = await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+      const text = await res.text();
+      expect(text).to.match(/voice_http_requests_total\{route="\/voice\/capabilities",status="200"\} \d+/);
+      expect((await fetch(`${s.url}/metrics`)).status).to.equal(404);
+    } finally {
+      await s.close();
+    }
+  });
+});
