@@ -103,6 +103,13 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await store.sessions.get('no-such-session')).to.equal(null);
       });
 
+      it('leaves an optional field that is undefined out of the record', async function () {
+        const s = aSession('key-a');
+        await store.sessions.put({ ...s, summary: undefined, call_id: undefined });
+        const { summary: _s, ...withoutSummary } = s;
+        expect(await store.sessions.get(s.id)).to.deep.equal(withoutSummary);
+      });
+
       it('put replaces a record with the same id', async function () {
         const s = aSession('key-a');
         await store.sessions.put(s);

@@ -19,7 +19,11 @@ function dbNameOf(url: string): string | undefined {
 
 /** Connects, creates the indexes the queries need, and returns the store. */
 export async function connectMongoStore(url: string, opts: MongoStoreOptions = {}): Promise<Store> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10_000 });
+  const client = new MongoClient(url, {
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10_000,
+    // An optional field left undefined is absent, as in the embedded store, not stored as null.
+    ignoreUndefined: true,
+  });
   await client.connect();
   try {
     const db = client.db(opts.dbName ?? dbNameOf(url) ?? 'voice');
