@@ -49,7 +49,9 @@ export class JournalFile<T> {
    */
   rewrite(recs: () => readonly T[]): Promise<void> {
     return this.serial(async () => {
-      const lines = recs().map((r) => `${JSON.stringify(r)}\n`).join('');
+      const lines = recs()
+        .map((r) => `${JSON.stringify(r)}\n`)
+        .join('');
       const tmp = `${this.file}.tmp`;
       const fh = await fs.open(tmp, 'w');
       try {

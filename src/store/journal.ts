@@ -97,7 +97,9 @@ export class JournaledSessions implements SessionsPort {
     const byId = new Map(stored.map((s) => [s.id, s]));
     for (const s of waiting) byId.set(s.id, s);
     return [...byId.values()]
-      .sort((a, b) => (a.started_at === b.started_at ? b.id.localeCompare(a.id) : b.started_at.localeCompare(a.started_at)))
+      .sort((a, b) =>
+        a.started_at === b.started_at ? b.id.localeCompare(a.id) : b.started_at.localeCompare(a.started_at),
+      )
       .slice(0, Math.max(0, Math.floor(limit)));
   }
 

@@ -51,7 +51,13 @@ describe('embedded store shared by several processes', function () {
     const workers = [0, 1, 2].map(() => startWorker([file, keyId, String(attempts), String(amount)]));
     try {
       for (const w of workers) expect(await nextLine(w)).to.equal('ready');
-      await store0.keys.create({ id: keyId, hash: 'h', label: 'shared', credits: balance, created_at: new Date().toISOString() });
+      await store0.keys.create({
+        id: keyId,
+        hash: 'h',
+        label: 'shared',
+        credits: balance,
+        created_at: new Date().toISOString(),
+      });
       for (const w of workers) w.child.stdin.write('go\n');
       const wins = (await Promise.all(workers.map(nextLine))).map((l) => (JSON.parse(l) as { wins: number }).wins);
 

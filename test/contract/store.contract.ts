@@ -127,7 +127,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
 
       it('lists a key’s sessions newest first, up to the limit, and no other key’s', async function () {
         const keyId = `key-${Math.random()}`;
-        const times = ['2026-01-03T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z', '2026-01-02T00:00:00.000Z'];
+        const times = [
+          '2026-01-03T00:00:00.000Z',
+          '2026-01-01T00:00:00.000Z',
+          '2026-01-04T00:00:00.000Z',
+          '2026-01-02T00:00:00.000Z',
+        ];
         for (const started_at of times) await store.sessions.put(aSession(keyId, { started_at }));
         await store.sessions.put(aSession(`other-${Math.random()}`, { started_at: '2026-01-05T00:00:00.000Z' }));
 
@@ -163,9 +168,13 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
 
       it('status aggregates count, distinct categories and first/last filing', async function () {
         const number = aNumber();
-        await store.complaints.file(aComplaint(number, { subject: 'Tax Collection', filed_at: '2026-02-01T00:00:00.000Z' }));
+        await store.complaints.file(
+          aComplaint(number, { subject: 'Tax Collection', filed_at: '2026-02-01T00:00:00.000Z' }),
+        );
         await store.complaints.file(aComplaint(number, { subject: 'Romance', filed_at: '2026-02-03T00:00:00.000Z' }));
-        await store.complaints.file(aComplaint(number, { subject: 'Tax Collection', filed_at: '2026-02-02T00:00:00.000Z' }));
+        await store.complaints.file(
+          aComplaint(number, { subject: 'Tax Collection', filed_at: '2026-02-02T00:00:00.000Z' }),
+        );
         await store.complaints.file(aComplaint(aNumber(), { subject: 'Utility' }));
         expect(await store.complaints.status(number)).to.deep.equal({
           number,
@@ -179,7 +188,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
 
       it('status of a number never filed says not reported', async function () {
         const number = aNumber();
-        expect(await store.complaints.status(number)).to.deep.equal({ number, reported: false, complaints: 0, categories: [] });
+        expect(await store.complaints.status(number)).to.deep.equal({
+          number,
+          reported: false,
+          complaints: 0,
+          categories: [],
+        });
       });
 
       it('feed lists numbers last filed after `since`, oldest first, up to the limit', async function () {
@@ -212,7 +226,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         const d = { id, key_id: 'k', spam_action: 'decline' as const, updated_at: '2026-01-01T00:00:00.000Z' };
         await store.domains.put(d);
         expect(await store.domains.get(id)).to.deep.equal(d);
-        const d2 = { ...d, spam_action: 'honeypot' as const, persona: 'grandma', updated_at: '2026-01-02T00:00:00.000Z' };
+        const d2 = {
+          ...d,
+          spam_action: 'honeypot' as const,
+          persona: 'grandma',
+          updated_at: '2026-01-02T00:00:00.000Z',
+        };
         await store.domains.put(d2);
         expect(await store.domains.get(id)).to.deep.equal(d2);
         expect(await store.domains.get('no-such-domain')).to.equal(null);

@@ -5,7 +5,8 @@ import { fromDoc, toDoc, type WithMongoId } from './docs.js';
 type KeyDoc = WithMongoId<KeyRecord>;
 
 function checkAmount(credits: number): void {
-  if (!Number.isFinite(credits) || credits < 0) throw new RangeError(`credits must be a finite number ≥ 0, got ${credits}`);
+  if (!Number.isFinite(credits) || credits < 0)
+    throw new RangeError(`credits must be a finite number ≥ 0, got ${credits}`);
 }
 
 export async function mongoKeys(db: Db): Promise<KeysPort> {

@@ -26,7 +26,9 @@ describe('session journal', function () {
   let store: Store;
   let outage: { down: boolean; puts: number };
   const journalLines = (): string[] =>
-    fs.existsSync(journalPath(dir, NODE)) ? fs.readFileSync(journalPath(dir, NODE), 'utf8').split('\n').filter(Boolean) : [];
+    fs.existsSync(journalPath(dir, NODE))
+      ? fs.readFileSync(journalPath(dir, NODE), 'utf8').split('\n').filter(Boolean)
+      : [];
 
   beforeEach(function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-journal-'));
@@ -161,9 +163,18 @@ describe('closing orphaned sessions', function () {
   it('ends this node’s open sessions, keeping what was recorded', async function () {
     const { closeOrphans } = await import('../../../src/store/journal.js');
     const mine = aSession('k', { node_id: NODE, started_at: '2026-01-01T10:00:00.000Z' });
-    const timed = aSession('k', { node_id: NODE, started_at: '2026-01-01T10:00:00.000Z', ended_at: '2026-01-01T10:01:30.000Z' });
+    const timed = aSession('k', {
+      node_id: NODE,
+      started_at: '2026-01-01T10:00:00.000Z',
+      ended_at: '2026-01-01T10:01:30.000Z',
+    });
     const other = aSession('k', { node_id: 'node-2:8080' });
-    const done = aSession('k', { node_id: NODE, state: 'ended', ended_at: '2026-01-01T10:00:10.000Z', duration_seconds: 10 });
+    const done = aSession('k', {
+      node_id: NODE,
+      state: 'ended',
+      ended_at: '2026-01-01T10:00:10.000Z',
+      duration_seconds: 10,
+    });
     for (const s of [mine, timed, other, done]) await real.sessions.put(s);
 
     const closed = await closeOrphans(real, NODE, new Date('2026-01-01T10:05:00.000Z'));
@@ -175,7 +186,11 @@ describe('closing orphaned sessions', function () {
       ended_at: '2026-01-01T10:05:00.000Z',
       duration_seconds: 300,
     });
-    expect(await real.sessions.get(timed.id)).to.deep.include({ state: 'ended', ended_at: timed.ended_at, duration_seconds: 90 });
+    expect(await real.sessions.get(timed.id)).to.deep.include({
+      state: 'ended',
+      ended_at: timed.ended_at,
+      duration_seconds: 90,
+    });
     expect(await real.sessions.get(other.id)).to.deep.equal(other);
     expect(await real.sessions.get(done.id)).to.deep.equal(done);
     expect(await real.sessions.listOpen(NODE)).to.deep.equal([]);
@@ -189,7 +204,13 @@ describe('closing orphaned sessions', function () {
     await first.put(open);
     await first.put(orphan);
     outage.down = true;
-    const final = { ...open, state: 'ended' as const, ended_at: '2026-01-01T10:02:00.000Z', duration_seconds: 120, reported: true };
+    const final = {
+      ...open,
+      state: 'ended' as const,
+      ended_at: '2026-01-01T10:02:00.000Z',
+      duration_seconds: 120,
+      reported: true,
+    };
     await first.put(final); // the store is down when the call ends; then the node is killed
 
     outage.down = false;
