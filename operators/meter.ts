@@ -1,4 +1,14 @@
-import { concatMap, filter, from, interval, map, take, type Observable, type ObservableInput, type SchedulerLike } from 'rxjs';
+import {
+  concatMap,
+  filter,
+  from,
+  interval,
+  map,
+  take,
+  type Observable,
+  type ObservableInput,
+  type SchedulerLike,
+} from 'rxjs';
 import type { EndReason } from '../src/domain/frames.js';
 
 export const MINUTE_MS = 60_000;

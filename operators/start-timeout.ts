@@ -16,8 +16,5 @@ export class StartTimeoutError extends Error {
  */
 export function startTimeout<T>(ms: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
   return (source) =>
-    source.pipe(
-      take(1),
-      timeout({ first: ms, scheduler, with: () => throwError(() => new StartTimeoutError(ms)) }),
-    );
+    source.pipe(take(1), timeout({ first: ms, scheduler, with: () => throwError(() => new StartTimeoutError(ms)) }));
 }

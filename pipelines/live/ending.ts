@@ -54,7 +54,8 @@ async function finish(
 
   const ac = new AbortController();
   const bound = scheduler.schedule(
-    () => ac.abort(new Error(`final analysis took longer than ${profile.finalAnalysisMs / 1000} s; rules verdict kept`)),
+    () =>
+      ac.abort(new Error(`final analysis took longer than ${profile.finalAnalysisMs / 1000} s; rules verdict kept`)),
     profile.finalAnalysisMs,
   );
   let verdict: Verdict;
@@ -67,7 +68,14 @@ async function finish(
     intel = analysis.intel;
   } catch (e) {
     log.error({ err: e }, 'final analysis failed');
-    verdict = state.lastVerdict ?? { score: 0, level: 'clean', category: 'none', tactics: [], signals: [], source: 'heuristic' };
+    verdict = state.lastVerdict ?? {
+      score: 0,
+      level: 'clean',
+      category: 'none',
+      tactics: [],
+      signals: [],
+      source: 'heuristic',
+    };
     intel = {};
   } finally {
     bound.unsubscribe();
@@ -88,7 +96,8 @@ async function finish(
       intel,
       now: endedAt,
     });
-    if (filing.reported_numbers > 0) metrics.complaintsFiled.inc({ product: profile.filingProduct }, filing.reported_numbers);
+    if (filing.reported_numbers > 0)
+      metrics.complaintsFiled.inc({ product: profile.filingProduct }, filing.reported_numbers);
   } catch (e) {
     log.error({ err: e }, 'filing complaints failed');
   }

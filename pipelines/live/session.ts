@@ -24,7 +24,11 @@ export interface LiveHooks {
    * lines, final only) and the session's frames. They join the one transcript: shown as
    * `transcript.line`, stored, seen by the model, never scored as the caller.
    */
-  extraLines?: (heard$: Observable<Utterance>, frames$: Observable<Frame>) => Observable<Utterance>;
+  extraLines?: (
+    heard$: Observable<Utterance>,
+    frames$: Observable<Frame>,
+    report: ReportError,
+  ) => Observable<Utterance>;
   /** Further reasons to end (the persona hanging up); the first end trigger of any kind wins. */
   end$?: Observable<EndReason>;
   /** Receives the session's live state when the graph is built (the transcript so far, the last verdict). */
@@ -42,13 +46,23 @@ export interface LiveHooks {
  *
  * Events come out in order: `session.started` first, `session.ended` last, then completion.
  */
-export function liveSession(ctx: PipelineContext, profile: LiveProfile, hooks: LiveHooks = {}): Observable<SessionEvent> {
+export function liveSession(
+  ctx: PipelineContext,
+  profile: LiveProfile,
+  hooks: LiveHooks = {},
+): Observable<SessionEvent> {
   return defer(() => {
     const { spec, scheduler } = ctx;
     const state = new LiveState(scheduler.now());
     hooks.state?.(state);
     const events = new EventFactory(
-      { sessionId: ctx.sessionId, kind: profile.kind, callId: spec.start.callId, from: spec.start.from, to: spec.start.to },
+      {
+        sessionId: ctx.sessionId,
+        kind: profile.kind,
+        callId: spec.start.callId,
+        from: spec.start.from,
+        to: spec.start.to,
+      },
       scheduler,
     );
     const errors = new Subject<SessionEvent>();
@@ -74,7 +88,7 @@ export function liveSession(ctx: PipelineContext, profile: LiveProfile, hooks: L
         );
         const heard$ = liveUtterances(ctx, frames$, report);
         const all$ = hooks.extraLines
-          ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, frames$))))
+          ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, frames$, report))))
           : heard$;
         const spoken$ = all$.pipe(
           tap((u) => state.record(u)),

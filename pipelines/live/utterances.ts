@@ -20,7 +20,9 @@ export function liveUtterances(
   const branches = [frames$.pipe(textUtterances(ctx.scheduler))];
   if (!ctx.services.stt) {
     // Text-only deployment: one branch sees all audio so the client hears about it once.
-    branches.push(audioUtterances(ctx, 'inbound', frames$.pipe(filter((f): f is AudioFrame => f.kind === 'audio')), report));
+    branches.push(
+      audioUtterances(ctx, 'inbound', frames$.pipe(filter((f): f is AudioFrame => f.kind === 'audio')), report),
+    );
   } else {
     branches.push(audioUtterances(ctx, 'inbound', audio('inbound'), report));
     if (ctx.spec.options.tracksBoth) branches.push(audioUtterances(ctx, 'outbound', audio('outbound'), report));

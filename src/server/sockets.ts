@@ -25,6 +25,7 @@ import type { Serializer, StartInfo } from '../transport/types.js';
 import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
 import type { Mount, NodeContext } from './mounts.js';
+import { findPersona } from '../honeypot/personas.js';
 
 /**
  * Close codes of a socket that ends without events (spec: "socket closed with no events").
@@ -270,6 +271,10 @@ async function begin(
     start: info,
     options: mergeOptions(conn.kind, conn.url, info.params),
   };
+  // An unknown persona id is a bad start: closed with no events, nothing charged.
+  if (spec.options.persona !== undefined && !findPersona(services.personas, spec.options.persona)) {
+    return refuse(conn, 'invalid start: unknown persona');
+  }
   let session: SessionActor;
   try {
     session = await supervisor.open(spec, conn.reservation);

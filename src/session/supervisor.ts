@@ -96,7 +96,9 @@ export class Supervisor {
     metrics.creditsCharged.inc({ product: spec.kind }, price);
     const id = randomUUID();
     try {
-      await this.services.store.sessions.put(openRecord({ sessionId: id, spec, services: this.services }, this.scheduler.now()));
+      await this.services.store.sessions.put(
+        openRecord({ sessionId: id, spec, services: this.services }, this.scheduler.now()),
+      );
     } catch (err) {
       this.services.log.error({ err, session: id }, 'writing the open session record failed; session continues');
     }

@@ -56,10 +56,18 @@ describe('live filter socket', function () {
     );
     expect(ended.duration_seconds).to.be.a('number');
 
-    const res = await fetch(`${server.url}/voice/sessions/${started.session_id as string}`, { headers: { 'X-Auth': server.key } });
+    const res = await fetch(`${server.url}/voice/sessions/${started.session_id as string}`, {
+      headers: { 'X-Auth': server.key },
+    });
     expect(res.status).to.equal(200);
     const body = (await res.json()) as Record<string, Record<string, unknown>>;
-    expect(body.session).to.include({ id: started.session_id, kind: 'filter', protocol: 'raw', call_id: 'call-1', reported: true });
+    expect(body.session).to.include({
+      id: started.session_id,
+      kind: 'filter',
+      protocol: 'raw',
+      call_id: 'call-1',
+      reported: true,
+    });
     expect(body.session!.turns).to.equal(SCAM_CALL.length + 1);
     expect(body.session!.level).to.equal('scam');
   });

@@ -22,7 +22,9 @@ export function openLive(url: string, headers: Record<string, string> = {}): Pro
     ws.on('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => reject(Object.assign(new Error(`upgrade refused ${res.statusCode}`), { status: res.statusCode, body })));
+      res.on('end', () =>
+        reject(Object.assign(new Error(`upgrade refused ${res.statusCode}`), { status: res.statusCode, body })),
+      );
     });
     ws.on('error', (e) => reject(e));
     ws.on('open', () => resolve({ ws, events, closed }));
@@ -43,7 +45,8 @@ export async function waitFor(run: LiveRun, type: string, ms = 10_000): Promise<
   for (;;) {
     const hit = run.events.find((e) => e.type === type);
     if (hit) return hit;
-    if (Date.now() - t0 > ms) throw new Error(`no ${type} event within ${ms} ms; got ${run.events.map((e) => e.type).join(',')}`);
+    if (Date.now() - t0 > ms)
+      throw new Error(`no ${type} event within ${ms} ms; got ${run.events.map((e) => e.type).join(',')}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -58,7 +61,7 @@ export const SCAM_CALL = [
 ];
 
 export const CLEAN_CALL = [
-  'Hi, it is Sarah from Doctor Patel\'s office.',
+  "Hi, it is Sarah from Doctor Patel's office.",
   'I am calling to confirm your appointment on Thursday at three in the afternoon.',
   'If you need to reschedule, just give the front desk a ring whenever it suits you.',
   'Thanks so much, and have a lovely day.',

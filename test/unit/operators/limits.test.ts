@@ -7,24 +7,34 @@ import { startTimeout, StartTimeoutError } from '../../../operators/start-timeou
 import { timeLimit, FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../operators/time-limit.js';
 import { untilEnd } from '../../../operators/until-end.js';
 
-const scheduler = () => new TestScheduler((a, b) => expect(a).to.deep.equal(b));
+const scheduler = () =>
+  new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  });
 
 describe('startTimeout operator', () => {
   it('passes a start that arrives within 15 s', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable }) => {
-      expectObservable(cold('14999ms s', { s: 'start' }).pipe(startTimeout(15_000, ts))).toBe(
-        '14999ms (s|)',
-        { s: 'start' },
-      );
+      expectObservable(cold('14999ms s', { s: 'start' }).pipe(startTimeout(15_000, ts))).toBe('14999ms (s|)', {
+        s: 'start',
+      });
     });
   });
 
   it('errors at 15 s when no start came (filter), at 10 s on the honeypot', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable }) => {
-      expectObservable(cold('-').pipe(startTimeout(15_000, ts))).toBe('15s #', undefined, new StartTimeoutError(15_000));
-      expectObservable(cold('10001ms s').pipe(startTimeout(10_000, ts))).toBe('10s #', undefined, new StartTimeoutError(10_000));
+      expectObservable(cold('-').pipe(startTimeout(15_000, ts))).toBe(
+        '15s #',
+        undefined,
+        new StartTimeoutError(15_000),
+      );
+      expectObservable(cold('10001ms s').pipe(startTimeout(10_000, ts))).toBe(
+        '10s #',
+        undefined,
+        new StartTimeoutError(10_000),
+      );
     });
   });
 });
@@ -75,7 +85,10 @@ describe('untilEnd operator', () => {
   it('passes frames up to and including the client stop', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const frames$ = cold<Frame>('a-a-s-a', { a: text, s: { kind: 'stop', reason: 'stop' } });
-      expectObservable(frames$.pipe(untilEnd(cold('-')))).toBe('a-a-(s|)', { a: text, s: { kind: 'stop', reason: 'stop' } });
+      expectObservable(frames$.pipe(untilEnd(cold('-')))).toBe('a-a-(s|)', {
+        a: text,
+        s: { kind: 'stop', reason: 'stop' },
+      });
     });
   });
 

@@ -11,7 +11,9 @@ const caller = (chars: number): Utterance => ({ role: 'caller', speaker: 'caller
 const callee = (chars: number): Utterance => ({ role: 'callee', speaker: 'callee', text: 'y'.repeat(chars), at: 0 });
 
 function scheduler() {
-  return new TestScheduler((a, b) => expect(a).to.deep.equal(b));
+  return new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  });
 }
 
 describe('modelScore operator (30 s cadence, 120 new caller characters)', () => {
@@ -46,7 +48,9 @@ describe('modelScore operator (30 s cadence, 120 new caller characters)', () => 
     const inputs: ModelInput[] = [];
     ts.run(({ cold, expectObservable }) => {
       const utterances$ = cold('1s a b c 60s |', { a: callee(500), b: caller(119), c: callee(200) });
-      const out$ = utterances$.pipe(modelScore({ score: (i) => (inputs.push(i), of(A)), scheduler: ts, product: 'filter' }));
+      const out$ = utterances$.pipe(
+        modelScore({ score: (i) => (inputs.push(i), of(A)), scheduler: ts, product: 'filter' }),
+      );
       expectObservable(out$).toBe('1s 60003ms |');
     });
     expect(inputs).to.deep.equal([]);
@@ -59,13 +63,18 @@ describe('modelScore operator (30 s cadence, 120 new caller characters)', () => 
       const utterances$ = cold('a 30s b 30s |', { a: caller(130), b: caller(130) });
       const out$ = utterances$.pipe(
         modelScore({
-          score: (): Observable<Assessment> => (n++ === 0 ? throwError(() => new Error('model refused: throttled')) : of(A)),
+          score: (): Observable<Assessment> =>
+            n++ === 0 ? throwError(() => new Error('model refused: throttled')) : of(A),
           scheduler: ts,
           product: 'filter',
         }),
       );
       expectObservable(out$).toBe('30s e 29999ms x 1ms |', {
-        e: { kind: 'error', error: 'model refused: throttled', text: 'live model scoring failed; rule scoring continues' },
+        e: {
+          kind: 'error',
+          error: 'model refused: throttled',
+          text: 'live model scoring failed; rule scoring continues',
+        },
         x: { kind: 'assessment', assessment: A },
       });
     });

@@ -6,7 +6,10 @@ import { ruleScore } from '../../../operators/rule-score.js';
 import { textUtterances } from '../../../operators/utterances.js';
 import { createRuleScorer } from '../../../src/rules/index.js';
 
-const scheduler = () => new TestScheduler((a, b) => expect(a).to.deep.equal(b));
+const scheduler = () =>
+  new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  });
 const t = (text: string, extra: Partial<Extract<Frame, { kind: 'text' }>> = {}): Frame => ({
   kind: 'text',
   track: 'inbound',

@@ -15,16 +15,24 @@ const model = (score: number, category: VerdictCategory = 'Tax Collection'): Sco
 });
 
 /** Runs the gate over a marble of updates and returns the marble of sent scores (levels/categories checked separately). */
-function gate(marble: string, values: Record<string, ScoreUpdate>, expected: string, out: Record<string, [number, string, string]>) {
-  const ts = new TestScheduler((a, b) => expect(a).to.deep.equal(b));
+function gate(
+  marble: string,
+  values: Record<string, ScoreUpdate>,
+  expected: string,
+  out: Record<string, [number, string, string]>,
+) {
+  const ts = new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  });
   ts.run(({ cold, expectObservable }) => {
     const sent$ = cold(marble, values).pipe(verdictGate());
     const mapped = Object.fromEntries(
       Object.entries(out).map(([k, [score, level, category]]) => [k, { score, level, category }]),
     );
-    expectObservable(
-      sent$.pipe(map((v) => ({ score: v.score, level: v.level, category: v.category }))),
-    ).toBe(expected, mapped);
+    expectObservable(sent$.pipe(map((v) => ({ score: v.score, level: v.level, category: v.category })))).toBe(
+      expected,
+      mapped,
+    );
   });
 }
 
