@@ -4,9 +4,8 @@ import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import type { StoredSession } from '../domain/session.js';
 import type { Logger } from '../log.js';
 import { JournalFile } from './journal-file.js';
-import type { SessionsPort, Store } from './types.js';
-
 import { closeOrphans } from './orphans.js';
+import type { SessionsPort, Store } from './types.js';
 
 export { closeOrphans };
 
