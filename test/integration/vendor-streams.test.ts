@@ -152,7 +152,7 @@ describe('vendor media streams over a real socket', function () {
     });
 
     it('closes with no events when the key parameter is wrong or missing', async () => {
-      for (const params of [{ key: 'wrong-key-123456' }, {}]) {
+      for (const params of [{ key: 'wrong-key-123456' }, {}] as Array<Record<string, string>>) {
         const tag = `keyless-bad-${Date.now()}`;
         const lines = withStartParams(loadSession('vendor-b-filter'), { ...params, webhook: `${hooks.url}?run=${tag}` });
         const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines.slice(0, 5)).catch((e: Error) => e);
