@@ -8,7 +8,9 @@ import { silencePrompts, type SilenceSignal } from '../../../operators/silence-p
 import { speak } from '../../../operators/speak.js';
 import type { OutboundFrame } from '../../../src/domain/frames.js';
 
-const newScheduler = () => new TestScheduler((a, b) => expect(a).to.deep.equal(b));
+const newScheduler = () => new TestScheduler((a, b) => {
+  expect(a).to.deep.equal(b);
+});
 
 describe('honeypot operators', () => {
   describe('replyTiming', () => {

@@ -1,0 +1,230 @@
+/*
+ * The persona's side of a honeypot call, as one observable: it greets, answers each caller turn,
+ * prompts a silent caller and hangs up after three unanswered prompts, speaks through the TTS port
+ * in the client's audio format paced in real time, and yields to the caller when they talk over it.
+ *
+ *   heard (caller lines) ─► rules (intel, tactics) ─┐
+ *   frames (text, audio level) ─► turn timing ──────┴─► dialogue ─► say ─┐
+ *   silence clock ─► prompt / goodbye ──────────────────────────────────┤
+ *                                                                        ▼
+ *                                   speak (TTS) ─► encode ─► pace ─► audio, mark ─► outbound
+ *   caller activity ─► barge-in ─► clear ─────────────────────────────────┘
+ *
+ * Emits the persona's transcript lines (when their audio is ready); audio and control go to
+ * `deps.outbound`, the reasons to end (greeting refused, hang-up) to `deps.end`.
+ */
+import { concatMap, defer, EMPTY, Observable, Subject, type SchedulerLike } from 'rxjs';
+import type { AudioFormat, EndReason, Frame, OutboundFrame, Utterance } from '../domain/frames.js';
+import type { Assessment } from '../domain/verdict.js';
+import type { TextToSpeech } from '../providers/tts/types.js';
+import { voiceFor } from '../providers/tts/index.js';
+import { createRuleScorer } from '../rules/index.js';
+import { bargeIn, VOICE_RMS_THRESHOLD, type CallerActivity } from '../../operators/barge-in.js';
+import { paceAudio, type Clip } from '../../operators/pace-audio.js';
+import { replyTiming, type TurnSignal } from '../../operators/reply-timing.js';
+import { silencePrompts, type SilenceSignal } from '../../operators/silence-prompt.js';
+import { speak, type SpeechRequest } from '../../operators/speak.js';
+import { pendingCallerText, type DialogueEngine, type DialogueState } from './dialogue/types.js';
+import { goodbye, greeting, silencePrompt } from './lines.js';
+import type { Rng } from './rng.js';
+import type { HoneypotTiming } from './timing.js';
+import type { Persona } from './types.js';
+import { frameBytes, frameLevel, toClientAudio } from './voice-format.js';
+
+type SayKind = 'greeting' | 'reply' | 'prompt' | 'goodbye';
+
+export interface ConversationDeps {
+  persona: Persona;
+  engine: DialogueEngine;
+  /** Used for a turn when `engine` refuses (a model outage must not silence the persona). */
+  fallback: DialogueEngine;
+  /** null: text-only persona (its lines go out as `transcript.line`, no audio). */
+  tts: TextToSpeech | null;
+  format: AudioFormat;
+  scheduler: SchedulerLike;
+  rng: Rng;
+  timing: HoneypotTiming;
+  report: (error: string, text: string) => void;
+  outbound: (frame: OutboundFrame) => void;
+  end: (reason: EndReason) => void;
+}
+
+export function conversation(deps: ConversationDeps, heard$: Observable<Utterance>, frames$: Observable<Frame>): Observable<Utterance> {
+  return new Observable<Utterance>((sub) => {
+    const { persona, scheduler, timing, tts } = deps;
+    const lines: Utterance[] = [];
+    const rules = createRuleScorer();
+    let assessment: Assessment | null = null;
+    let counter = 0;
+    let queued = 0; // clips queued or playing
+    let hangingUp = false;
+    let finished = false;
+    const aborts = new Set<AbortController>();
+
+    const say$ = new Subject<SpeechRequest & { kind: SayKind }>();
+    const clips$ = new Subject<Clip>();
+    const interrupt$ = new Subject<void>();
+    const silence$ = new Subject<SilenceSignal>();
+    const turn$ = new Subject<TurnSignal>();
+    const activity$ = new Subject<CallerActivity>();
+    const kinds = new Map<string, SayKind>();
+
+    const personaLine = (text: string): void => {
+      const u: Utterance = { role: 'persona', speaker: persona.name, text, at: scheduler.now() };
+      lines.push(u);
+      sub.next(u);
+    };
+    const hangup = (): void => {
+      if (finished) return;
+      finished = true;
+      deps.outbound({ kind: 'hangup' });
+      deps.end('hangup');
+    };
+    const say = (text: string, kind: SayKind): void => {
+      if (finished) return;
+      if (kind === 'goodbye') hangingUp = true;
+      if (!tts) {
+        personaLine(text);
+        if (kind === 'goodbye') return hangup();
+        silence$.next('persona_start');
+        silence$.next('persona_end');
+        return;
+      }
+      const name = `${kind}-${++counter}`;
+      kinds.set(name, kind);
+      say$.next({ name, text, kind });
+    };
+
+    const subs = [
+      // Speech: synthesis in order; the line joins the transcript once it can be heard.
+      say$
+        .pipe(
+          speak((text, signal) =>
+            tts!.synthesize(text, voiceFor(tts!, persona), signal, { rate: persona.tts.rate, pitch: persona.tts.pitch }),
+          ),
+        )
+        .subscribe((r) => {
+          const kind = kinds.get(r.request.name) ?? 'reply';
+          if (!r.ok) {
+            kinds.delete(r.request.name);
+            deps.report(r.error, `speech synthesis failed for the persona's ${kind}`);
+            if (kind === 'greeting') {
+              finished = true;
+              deps.end('error');
+            } else if (kind === 'goodbye') {
+              hangup();
+            } else if (queued === 0) {
+              silence$.next('persona_end');
+            }
+            return;
+          }
+          personaLine(r.request.text);
+          if (queued++ === 0) silence$.next('persona_start');
+          clips$.next({ name: r.request.name, data: toClientAudio(r.audio, deps.format) });
+        }),
+
+      // Playback in real time; barge-in clears it.
+      clips$
+        .pipe(paceAudio({ scheduler, frameBytes: frameBytes(deps.format), interrupt$ }))
+        .subscribe((f) => {
+          if (finished) return;
+          deps.outbound(f);
+          if (f.kind === 'mark') {
+            const kind = kinds.get(f.name);
+            kinds.delete(f.name);
+            queued = Math.max(0, queued - 1);
+            if (kind === 'goodbye') return hangup();
+            if (queued === 0) silence$.next('persona_end');
+          } else if (f.kind === 'clear') {
+            queued = 0;
+            kinds.clear();
+            if (hangingUp) return hangup();
+            silence$.next('persona_end');
+          }
+        }),
+
+      // The caller talking over the persona.
+      activity$.pipe(bargeIn({ threshold: VOICE_RMS_THRESHOLD })).subscribe(() => {
+        interrupt$.next();
+        silence$.next('caller');
+      }),
+
+      // Silence: prompt, prompt, prompt, goodbye.
+      silence$.pipe(silencePrompts({ scheduler, silenceMs: timing.silenceMs, maxPrompts: timing.maxPrompts })).subscribe((a) => {
+        if (a.kind === 'prompt') say(silencePrompt(a.n, deps.rng), 'prompt');
+        else say(goodbye(deps.rng), 'goodbye');
+      }),
+
+      // Answers: when the caller's turn is over, one at a time.
+      turn$
+        .pipe(
+          replyTiming({ scheduler, pauseMs: timing.replyPauseMs }),
+          concatMap(() => (hangingUp || finished ? EMPTY : defer(() => answer()))),
+        )
+        .subscribe((text) => {
+          if (text && !hangingUp) say(text, 'reply');
+        }),
+
+      heard$.subscribe((u) => {
+        if (u.role === 'persona') return;
+        lines.push(u);
+        if (u.role !== 'caller') return;
+        assessment = rules.push(u.text);
+        silence$.next('caller');
+        turn$.next({ kind: 'line' });
+      }),
+
+      frames$.subscribe({
+        next: (f) => {
+          if (f.kind === 'text' && f.track === 'inbound' && f.text.trim() !== '') {
+            activity$.next({ kind: 'text' });
+            if (!f.final) turn$.next({ kind: 'activity' });
+            else if (f.endOfTurn) turn$.next({ kind: 'end_of_turn' });
+          } else if (f.kind === 'audio' && f.track === 'inbound') {
+            const level = frameLevel(f.data, deps.format);
+            activity$.next({ kind: 'voice', rms: level.rms, ms: level.ms });
+            if (level.rms >= VOICE_RMS_THRESHOLD) {
+              turn$.next({ kind: 'activity' });
+              silence$.next('caller');
+            }
+          } else if (f.kind === 'dtmf') {
+            silence$.next('caller');
+          }
+        },
+        complete: () => sub.complete(),
+        error: (e) => sub.error(e),
+      }),
+    ];
+
+    async function answer(): Promise<string | null> {
+      if (!pendingCallerText(lines)) return null;
+      const state: DialogueState = {
+        persona,
+        lines: [...lines],
+        intel: rules.intel(),
+        tactics: assessment?.tactics ?? [],
+        category: assessment?.category ?? 'none',
+        score: assessment?.score ?? 0,
+      };
+      const ac = new AbortController();
+      aborts.add(ac);
+      try {
+        return await deps.engine.reply(state, ac.signal);
+      } catch (e) {
+        if (ac.signal.aborted) return null;
+        deps.report(e instanceof Error ? e.message : String(e), 'the persona reply failed; a scripted line was used instead');
+        return deps.fallback === deps.engine ? null : await deps.fallback.reply(state, ac.signal).catch(() => null);
+      } finally {
+        aborts.delete(ac);
+      }
+    }
+
+    say(greeting(persona), 'greeting');
+
+    return () => {
+      finished = true;
+      for (const ac of aborts) ac.abort();
+      for (const s of subs) s.unsubscribe();
+    };
+  });
+}
