@@ -4,6 +4,8 @@ export interface SttOptions {
   language?: string;
   /** Sample rate of the PCM the caller of `transcribe` sends (the provider's preferred `sampleRate`). */
   sampleRate: number;
+  /** Rate the audio had at its source, before resampling (8000: telephone band). Lets a recogniser tune for it. */
+  sourceRate?: number;
 }
 
 export interface SttResult {

@@ -1,0 +1,33 @@
+/*
+ * G.711 decoding (ITU-T G.711): one byte per sample → 16-bit linear PCM, by 256-entry tables built once.
+ * mu-law is vendor A's and vendor B's default (PCMU); A-law arrives from vendor B as PCMA.
+ */
+
+function mulawToLinear(byte: number): number {
+  const u = ~byte & 0xff;
+  const magnitude = ((((u & 0x0f) << 3) + 0x84) << ((u & 0x70) >> 4)) - 0x84;
+  return u & 0x80 ? -magnitude : magnitude;
+}
+
+function alawToLinear(byte: number): number {
+  const a = byte ^ 0x55;
+  const segment = (a & 0x70) >> 4;
+  let magnitude = (a & 0x0f) << 4;
+  magnitude = segment === 0 ? magnitude + 8 : (magnitude + 0x108) << (segment - 1);
+  return a & 0x80 ? magnitude : -magnitude;
+}
+
+function table(decode: (byte: number) => number): Int16Array {
+  const t = new Int16Array(256);
+  for (let i = 0; i < 256; i++) t[i] = decode(i);
+  return t;
+}
+
+export const MULAW_TO_PCM: Readonly<Int16Array> = table(mulawToLinear);
+export const ALAW_TO_PCM: Readonly<Int16Array> = table(alawToLinear);
+
+/** Decodes G.711 bytes into `out` (which must hold `bytes.length` samples); returns `out`. */
+export function decodeG711(bytes: Uint8Array, lookup: Readonly<Int16Array>, out: Int16Array = new Int16Array(bytes.length)): Int16Array {
+  for (let i = 0; i < bytes.length; i++) out[i] = lookup[bytes[i]!]!;
+  return out;
+}
