@@ -22,8 +22,11 @@ export function meter(opts: {
   debit: () => ObservableInput<boolean>;
   scheduler: SchedulerLike;
   periodMs?: number;
+  /** Charges after the first that the session can ever owe (its time limit); a tick at the limit itself is not a started minute. */
+  maxCharges?: number;
 }): Observable<EndReason> {
   return interval(opts.periodMs ?? MINUTE_MS, opts.scheduler).pipe(
+    take(opts.maxCharges ?? Infinity),
     concatMap(() => from(opts.debit())),
     filter((charged) => !charged),
     take(1),

@@ -4,7 +4,7 @@ import type { EndReason, Frame, Utterance } from '../../src/domain/frames.js';
 import { EventFactory } from '../../src/events/envelope.js';
 import { metrics } from '../../src/observability/metrics.js';
 import { collectDtmf } from '../../operators/dtmf.js';
-import { meter } from '../../operators/meter.js';
+import { meter, MINUTE_MS } from '../../operators/meter.js';
 import { timeLimit } from '../../operators/time-limit.js';
 import { untilEnd } from '../../operators/until-end.js';
 import type { PipelineContext } from '../types.js';
@@ -70,7 +70,11 @@ export function liveSession(
 
     const price = profile.minutePrice(spec.options.tracksBoth);
     const triggers$ = merge(
-      meter({ debit: () => debitMinute(ctx, profile, price), scheduler }),
+      meter({
+        debit: () => debitMinute(ctx, profile, price),
+        scheduler,
+        maxCharges: Math.ceil(profile.timeLimitMs / MINUTE_MS) - 1,
+      }),
       timeLimit(profile.timeLimitMs, scheduler),
       hooks.end$ ?? [],
     );

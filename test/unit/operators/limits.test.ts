@@ -67,6 +67,18 @@ describe('credit meter', () => {
     });
     expect(charged).to.deep.equal([]);
   });
+
+  it('never charges at the time limit itself: a 60-minute session owes 60 started minutes', () => {
+    const ts = scheduler();
+    const charged: number[] = [];
+    ts.run(({ expectObservable }) => {
+      const ended$ = meter({ debit: () => (charged.push(ts.now()), of(true)), scheduler: ts, maxCharges: 59 });
+      // Done charging at 59:00; the time limit, not the meter, ends the session.
+      expectObservable(ended$).toBe('3540s |');
+    });
+    expect(charged).to.have.length(59);
+    expect(charged.at(-1)).to.equal(59 * 60_000);
+  });
 });
 
 describe('time limit', () => {
