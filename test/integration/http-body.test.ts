@@ -131,6 +131,16 @@ describe('integration/http: bodies, errors, time-outs', () => {
     expect(JSON.parse(text)).to.include({ status: 'error' });
   });
 
+  it('treats a request without Content-Length or Transfer-Encoding as bodiless', async () => {
+    const started = Date.now();
+    const raw = await rawExchange(s.port, (sock) => {
+      sock.write(`POST /test/echo HTTP/1.1\r\nHost: x\r\nX-Auth: ${s.key}\r\nConnection: close\r\n\r\n`);
+    });
+    expect(raw).to.match(/^HTTP\/1\.1 400/);
+    expect(jsonOf(raw)).to.deep.equal({ status: 'error', message: 'body: a JSON object is required' });
+    expect(Date.now() - started).to.be.below(1000);
+  });
+
   it('times out a body that stops arriving, with 408', async () => {
     const started = Date.now();
     const raw = await rawExchange(s.port, (sock) => {

@@ -11,7 +11,6 @@ import { collectBody, DEFAULT_BODY_LIMIT } from './body.js';
 import type { Router } from './router.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 export interface HandlerDeps {
   router: Router;
@@ -87,10 +86,8 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
     const match = deps.router.match(incoming.method, incoming.path);
     const route = match.kind === 'found' ? match.route : undefined;
     const declared = parseLength(incoming.headers['content-length']);
-    const expectsBody =
-      (declared !== undefined && declared > 0) ||
-      incoming.headers['transfer-encoding'] !== undefined ||
-      (declared === undefined && !BODYLESS.has(incoming.method));
+    // HTTP/1.1: a request without Content-Length or Transfer-Encoding has no body.
+    const expectsBody = (declared !== undefined && declared > 0) || incoming.headers['transfer-encoding'] !== undefined;
     const timeoutMs = route?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const body =
       route && expectsBody
