@@ -1,9 +1,13 @@
 /*
- * Placeholder rule engine so the live graph can be built before the real one lands.
- * The real engine replaces this file's internals and keeps its exports.
+ * The rule engine: evidence from the caller's words → a calibrated scam probability, a complaint subject,
+ * tactics, quoted signals, and the intel the caller gave away. Pure and fast: no I/O, no clocks.
  */
-import type { Assessment } from '../domain/verdict.js';
 import type { Intel } from '../domain/intel.js';
+import { mergeIntel } from '../domain/intel.js';
+import type { Assessment } from '../domain/verdict.js';
+import { assess } from './assess.js';
+import { findEvidence, type Hit } from './evidence.js';
+import { extractIntel } from './intel/extract.js';
 
 export interface RuleScorer {
   /** Adds one final caller utterance and returns the assessment of everything the caller said so far. */
@@ -12,27 +16,46 @@ export interface RuleScorer {
   intel(): Intel;
 }
 
+/** Pitch lines worth keeping verbatim: the sentences that carried the strongest evidence. */
+function scriptsOf(hits: readonly Hit[]): string[] {
+  return hits
+    .filter((h) => h.cue.weight >= 1)
+    .sort((a, b) => b.cue.weight - a.cue.weight)
+    .map((h) => h.quote)
+    .filter((q, i, all) => all.indexOf(q) === i)
+    .slice(0, 5);
+}
+
+/**
+ * Incremental scorer for a live call. Each utterance is searched once, only for evidence not yet found,
+ * so a push costs the length of the new text, not of the whole call.
+ */
 export function createRuleScorer(): RuleScorer {
-  const lines: string[] = [];
+  const hits: Hit[] = [];
+  const found = new Set<string>();
+  let intel: Intel = {};
   return {
     push(text: string): Assessment {
-      lines.push(text);
-      return scoreText(lines.join(' '));
+      for (const h of findEvidence(text, found)) {
+        hits.push(h);
+        found.add(h.cue.id);
+      }
+      intel = mergeIntel(intel, extractIntel(text));
+      return assess(hits);
     },
-    intel: () => ({}),
+    intel: () => mergeIntel(intel, { scripts: scriptsOf(hits) }),
   };
 }
 
 /** Scores a whole caller text at once (scan, final analysis, evaluation). */
 export function scoreText(text: string): Assessment & { intel: Intel } {
-  const hits = ['gift card', 'warrant', 'arrest', 'remote', 'social security'].filter((w) =>
-    text.toLowerCase().includes(w),
-  );
-  return {
-    score: Math.min(0.95, hits.length * 0.3),
-    category: hits.length ? 'Scammers' : 'none',
-    tactics: [],
-    signals: hits,
-    intel: {},
-  };
+  const hits = findEvidence(text);
+  return { ...assess(hits), intel: mergeIntel(extractIntel(text), { scripts: scriptsOf(hits) }) };
 }
+
+/** Scores without intel extraction: what the evaluation's throughput figure measures. */
+export function scoreOnly(text: string): Assessment {
+  return assess(findEvidence(text));
+}
+
+export { parseTranscript, callerText, formatTranscript } from './transcript.js';

@@ -1,0 +1,197 @@
+/**
+ * `voice eval [data dir] [--split tune|holdout|all] [--limit N] [--llm local|openai|bedrock|none]
+ *             [--calibrate] [--write bench/RESULTS.md] [--extra file.jsonl ...]`
+ *
+ * Scores labelled transcripts and prints scam/not-scam and category figures. Only the caller's words
+ * are scored (a transcript without caller labels is scored whole), exactly as `POST /scan` does.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from '../config.js';
+import { createLogger } from '../log.js';
+import type { ModelProvider } from '../providers/llm/types.js';
+import { evidenceLogit } from '../rules/assess.js';
+import { findEvidence } from '../rules/evidence.js';
+import { callerText, parseTranscript, scoreOnly } from '../rules/index.js';
+import { CALIBRATION } from '../rules/calibration.js';
+import { loadDatasets, type EvalRecord } from '../eval/datasets.js';
+import { evaluate, formatReport, type Prediction } from '../eval/evaluate.js';
+import { fitPlatt } from '../eval/metrics.js';
+import { defaultDataDir } from '../eval/split.js';
+import { finalAnalysis } from '../../pipelines/final-analysis.js';
+
+export interface EvalOptions {
+  dataDir: string;
+  split: 'tune' | 'holdout' | 'all';
+  limit?: number;
+  llm: Config['llm'];
+  calibrate: boolean;
+  write?: string;
+  extra: string[];
+}
+
+const USAGE =
+  'Usage: voice eval [data dir] [--split tune|holdout|all] [--limit N] [--llm local|openai|bedrock|none] [--calibrate] [--write FILE] [--extra FILE.jsonl]';
+
+/** Our own labelled additions: hard negatives and written scam calls, kept with the tests. */
+export const DEFAULT_EXTRA = ['test/fixtures/hard-negatives.jsonl', 'test/fixtures/scam-calls.jsonl'];
+
+export function parseArgs(argv: readonly string[]): EvalOptions | string {
+  const opts: EvalOptions = { dataDir: defaultDataDir(), split: 'holdout', llm: 'none', calibrate: false, extra: [...DEFAULT_EXTRA] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => argv[++i];
+    if (a === '--split') {
+      const v = value();
+      if (v !== 'tune' && v !== 'holdout' && v !== 'all') return `--split must be tune, holdout or all`;
+      opts.split = v;
+    } else if (a === '--limit') {
+      const v = value();
+      if (!v || !/^\d+$/.test(v) || Number(v) < 1) return '--limit must be a positive whole number';
+      opts.limit = Number(v);
+    } else if (a === '--llm') {
+      const v = value();
+      if (v !== 'local' && v !== 'openai' && v !== 'bedrock' && v !== 'none') return '--llm must be local, openai, bedrock or none';
+      opts.llm = v;
+    } else if (a === '--calibrate') opts.calibrate = true;
+    else if (a === '--write') {
+      const v = value();
+      if (!v) return '--write needs a file';
+      opts.write = v;
+    } else if (a === '--extra') {
+      const v = value();
+      if (!v) return '--extra needs a file';
+      opts.extra.push(v);
+    } else if (a === '--no-extra') opts.extra = [];
+    else if (a === '-h' || a === '--help') return USAGE;
+    else if (a.startsWith('-')) return `unknown option ${a}\n${USAGE}`;
+    else opts.dataDir = path.resolve(a);
+  }
+  return opts;
+}
+
+/** Takes every n-th record so a small slice still holds every source (deterministic). */
+export function slice(records: readonly EvalRecord[], limit: number | undefined): EvalRecord[] {
+  if (!limit || limit >= records.length) return [...records];
+  const out: EvalRecord[] = [];
+  const bySource = new Map<string, EvalRecord[]>();
+  for (const r of records) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  const share = limit / records.length;
+  for (const list of bySource.values()) {
+    const n = Math.max(1, Math.round(list.length * share));
+    const step = list.length / n;
+    for (let k = 0; k < n && out.length < limit; k++) out.push(list[Math.floor(k * step)]!);
+  }
+  return out;
+}
+
+export function selectRecords(opts: EvalOptions): EvalRecord[] {
+  const all = loadDatasets(opts.dataDir, opts.extra);
+  const chosen = opts.split === 'all' ? all : all.filter((r) => r.split === opts.split);
+  return slice(chosen, opts.limit);
+}
+
+function rulesPrediction(r: EvalRecord): Prediction {
+  const a = scoreOnly(callerText(parseTranscript(r.transcript)));
+  return { score: a.score, category: a.category };
+}
+
+async function modelPredictor(llm: ModelProvider): Promise<(r: EvalRecord) => Promise<Prediction>> {
+  return async (r) => {
+    const utterances = parseTranscript(r.transcript);
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(new Error('analysis timed out after 20 s')), 20_000);
+    try {
+      const { verdict } = await finalAnalysis({ utterances, callerText: callerText(utterances), product: 'scan' }, llm, ctrl.signal);
+      return { score: verdict.score, category: verdict.category };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/**
+ * Points for the Platt fit. The public legitimate sets hold no business-style calls at all (the data
+ * README's "shortcut"), so on them alone any evidence looks conclusive. Our hard negatives stand for the
+ * business calls a real line receives: together they weigh as much as all public legitimate calls.
+ */
+export function calibrationPoints(tune: readonly EvalRecord[]): Array<{ z: number; scam: boolean; weight: number }> {
+  const hard = tune.filter((r) => r.source === 'hard-negatives').length;
+  const easy = tune.filter((r) => r.label === 'legit' && r.source !== 'hard-negatives').length;
+  const hardWeight = hard ? Math.max(1, easy / hard) : 1;
+  return tune.map((r) => ({
+    z: evidenceLogit(findEvidence(callerText(parseTranscript(r.transcript)))),
+    scam: r.label === 'scam',
+    weight: r.source === 'hard-negatives' ? hardWeight : 1,
+  }));
+}
+
+/** Rewrites the "Verdict quality" section of a results file, leaving every other section alone. */
+export function writeSection(file: string, body: string): void {
+  const heading = '## Verdict quality';
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Results\n';
+  const start = old.indexOf(heading);
+  let next: string;
+  if (start < 0) next = `${old.trimEnd()}\n\n${heading}\n\n${body.trim()}\n`;
+  else {
+    const after = old.indexOf('\n## ', start + heading.length);
+    const tail = after < 0 ? '' : old.slice(after);
+    next = `${old.slice(0, start)}${heading}\n\n${body.trim()}\n${tail}`;
+  }
+  writeFileSync(file, next);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (typeof parsed === 'string') {
+    console.error(parsed);
+    return parsed === USAGE ? 0 : 2;
+  }
+  const opts = parsed;
+  let records: EvalRecord[];
+  try {
+    records = selectRecords(opts);
+  } catch (e) {
+    console.error(`voice eval: ${(e as Error).message}`);
+    return 2;
+  }
+  if (records.length === 0) {
+    console.error('voice eval: no transcripts selected');
+    return 2;
+  }
+
+  if (opts.calibrate) {
+    if (opts.split === 'holdout') {
+      console.error('voice eval: --calibrate fits on the tuning split only; use --split tune');
+      return 2;
+    }
+    const tune = records.filter((r) => r.split === 'tune');
+    const fit = fitPlatt(calibrationPoints(tune));
+    console.log(`Platt fit on ${tune.length} tuning transcripts: scale=${fit.scale.toFixed(3)} bias=${fit.bias.toFixed(3)}`);
+    console.log(`(current: scale=${CALIBRATION.scale} bias=${CALIBRATION.bias})`);
+  }
+
+  let llm: ModelProvider | null = null;
+  let predict: (r: EvalRecord) => Prediction | Promise<Prediction> = rulesPrediction;
+  if (opts.llm !== 'none') {
+    const { createModelProvider } = await import('../providers/llm/index.js');
+    const config: Config = { ...loadConfig(), llm: opts.llm };
+    llm = await createModelProvider(config, createLogger('warn'));
+    if (!llm) {
+      console.error(`voice eval: model provider "${opts.llm}" is not available in this configuration`);
+      return 2;
+    }
+    predict = await modelPredictor(llm);
+  }
+
+  const report = await evaluate(records, predict);
+  const date = new Date().toISOString().slice(0, 10);
+  const title = `${opts.split} split, ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}, ${date}`;
+  const text = formatReport(title, report);
+  console.log(text);
+  if (report.worstLegit.length) console.log(`\nLegitimate calls at ≥ likely_scam: ${report.worstLegit.map((x) => `${x.id}=${x.score.toFixed(2)}`).join(', ')}`);
+  if (report.missedScams.length) console.log(`Scam calls below likely_scam (lowest): ${report.missedScams.map((x) => `${x.id}=${x.score.toFixed(2)}`).join(', ')}`);
+  if (opts.write) writeSection(opts.write, text);
+  await llm?.close?.();
+  return 0;
+}

@@ -1,0 +1,270 @@
+import { findPhoneNumbersInText } from 'libphonenumber-js';
+import type { Intel, IntelListField } from '../../domain/intel.js';
+import { abaValid, base58CheckBitcoin, bech32Bitcoin, ethereumAddress, luhnValid } from './checksums.js';
+import { GIFT_CARD_BRANDS, ORGANIZATIONS, PAYMENT_APPS, REMOTE_TOOLS, findLexicon } from './lexicons.js';
+import { digitizeSpoken, unspeakAddresses } from './spoken.js';
+
+type Acc = { [K in IntelListField]?: string[] };
+
+function add(acc: Acc, field: IntelListField, value: string | undefined): void {
+  const v = value?.trim();
+  if (!v) return;
+  const list = (acc[field] ??= []);
+  if (!list.some((x) => x.toLowerCase() === v.toLowerCase())) list.push(v);
+}
+
+/** Text just before a position, for "is this a case number or a phone number" questions. */
+function before(text: string, index: number, span = 40): string {
+  return text.slice(Math.max(0, index - span), index).toLowerCase();
+}
+
+const REFERENCE_WORDS = /\b(?:case|badge|reference|ref|docket|claim|ticket|order|confirmation|employee|agent|officer|id|account|routing|card|member|policy|invoice|tracking)\s*(?:number|no\.?|id|#|code)?\s*(?:is|was|:)?\s*$/;
+
+// ── phone numbers ───────────────────────────────────────────────────────────────────────────
+export function callbackNumbers(digitized: string, region: 'US' = 'US'): string[] {
+  const out: string[] = [];
+  for (const found of findPhoneNumbersInText(digitized, region)) {
+    if (!found.number.isValid()) continue;
+    if (REFERENCE_WORDS.test(before(digitized, found.startsAt, 30))) continue;
+    if (!out.includes(found.number.number)) out.push(found.number.number);
+  }
+  return out;
+}
+
+// ── e-mail and web addresses ─────────────────────────────────────────────────────────────────
+const EMAIL = /\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
+const URL_RE =
+  /\b(?:https?:\/\/[^\s<>"')]+|www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[^\s<>"')]*)?|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63})*\.(?:com|net|org|info|biz|us|co|io|gov|xyz|online|site|support|help|live|app)(?:\/[^\s<>"')]*)?)(?![A-Za-z0-9@-])/g;
+
+export function emailsAndUrls(text: string): { emails: string[]; urls: string[] } {
+  const t = unspeakAddresses(text);
+  const emails = [...new Set([...t.matchAll(EMAIL)].map((m) => m[0].toLowerCase()))];
+  const urls: string[] = [];
+  for (const m of t.matchAll(URL_RE)) {
+    const start = m.index ?? 0;
+    if (t[start - 1] === '@') continue; // the domain of an e-mail address
+    const url = m[0].replace(/[.,;:!?]+$/, '');
+    if (/^\d+(\.\d+)*$/.test(url.replace(/\.(com|net|org)$/, ''))) continue;
+    if (!urls.some((u) => u.toLowerCase() === url.toLowerCase())) urls.push(url);
+  }
+  return { emails, urls };
+}
+
+// ── crypto wallets ───────────────────────────────────────────────────────────────────────────
+const WALLET = /\b(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{11,87}|BC1[02-9AC-HJ-NP-Z]{11,87}|0x[0-9a-fA-F]{40})\b/g;
+
+export function cryptoWallets(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(WALLET)) {
+    const a = m[0];
+    const ok = a.startsWith('0x') ? ethereumAddress(a) : /^bc1/i.test(a) ? bech32Bitcoin(a) : base58CheckBitcoin(a);
+    if (ok && !out.includes(a)) out.push(a);
+  }
+  return out;
+}
+
+// ── card, bank and routing numbers ───────────────────────────────────────────────────────────
+/** Digit groups as people say or write them: "4111 1111 1111 1111", "4111-1111-1111-1111". */
+const DIGIT_GROUPS = /\b\d(?:[ -]?\d){5,18}\b/g;
+
+export function financialNumbers(digitized: string): { cards: string[]; banks: string[] } {
+  const cards: string[] = [];
+  const banks: string[] = [];
+  for (const m of digitized.matchAll(DIGIT_GROUPS)) {
+    const digits = m[0].replace(/\D/g, '');
+    const ctx = before(digitized, m.index ?? 0, 50);
+    if (digits.length >= 13 && /^[3-6]/.test(digits) && luhnValid(digits)) {
+      if (!cards.includes(digits)) cards.push(digits);
+      continue;
+    }
+    if (digits.length === 9 && abaValid(digits) && /\b(?:routing|aba|transit)\b/.test(ctx)) {
+      add({ bank_accounts: banks } as Acc, 'bank_accounts', `routing ${digits}`);
+      continue;
+    }
+    if (digits.length >= 6 && digits.length <= 17 && /\b(?:account|acct|iban|checking|savings)\b[^.]{0,25}$/.test(ctx)) {
+      if (/\b(?:case|reference|order|member|policy)\b/.test(ctx.slice(-20))) continue;
+      add({ bank_accounts: banks } as Acc, 'bank_accounts', `account ${digits}`);
+    }
+  }
+  const iban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/g;
+  for (const m of digitized.matchAll(iban)) if (ibanValid(m[0])) add({ bank_accounts: banks } as Acc, 'bank_accounts', `iban ${m[0].replace(/ /g, '')}`);
+  return { cards, banks };
+}
+
+function ibanValid(raw: string): boolean {
+  const s = raw.replace(/ /g, '');
+  if (s.length < 15 || s.length > 34) return false;
+  const moved = s.slice(4) + s.slice(0, 4);
+  let rem = 0;
+  for (const ch of moved) {
+    const v = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of v) rem = (rem * 10 + Number(d)) % 97;
+  }
+  return rem === 1;
+}
+
+// ── remote-session codes ─────────────────────────────────────────────────────────────────────
+const REMOTE_CODE =
+  /\b(?:any ?desk|team ?viewer|ultra ?viewer|remote|session|connection|access|partner|support|desk)\s*(?:id|code|number|pin|key|address)?\s*(?:is|was|:|will be)?\s*((?:\d[ -]?){6,12}\d?)\b/gi;
+
+export function remoteCodes(digitized: string): string[] {
+  const out: string[] = [];
+  for (const m of digitized.matchAll(REMOTE_CODE)) {
+    const code = (m[1] ?? '').replace(/\D/g, '');
+    if (code.length >= 6 && code.length <= 12 && !out.includes(code)) out.push(code);
+  }
+  return out;
+}
+
+// ── case, badge and reference numbers ────────────────────────────────────────────────────────
+const CASE_NO =
+  /\b(?:case|badge|reference|ref|docket|claim|ticket|complaint|file|order|confirmation|employee|agent|officer|warrant|incident|tracking|id)\s*(?:number|no\.?|id|#)\s*(?:is|was|:)?\s*#?\s*([A-Z0-9][A-Z0-9-]{2,20})\b|\b(?:badge|agent|officer|case)\s+#?([A-Z]{1,4}-?\d{2,10})\b|\b(?:order|case|ticket)\s+(?:number\s+)?#?\s*([A-Z]{2,5}\d{3,12})\b/gi;
+
+export function caseNumbers(digitized: string): string[] {
+  const out: string[] = [];
+  for (const m of digitized.matchAll(CASE_NO)) {
+    const v = (m[1] ?? m[2] ?? m[3] ?? '').replace(/-$/, '');
+    if (!/\d/.test(v) || v.length < 3) continue;
+    if (!out.some((x) => x.toLowerCase() === v.toLowerCase())) out.push(v.toUpperCase());
+  }
+  return out;
+}
+
+// ── amounts ──────────────────────────────────────────────────────────────────────────────────
+const NUM_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const WORD_AMOUNT = new RegExp(
+  String.raw`\b((?:(?:${Object.keys(NUM_WORDS).join('|')}|hundred|thousand|million|and|a)[\s-]+)+)(dollars|bucks)\b`,
+  'gi',
+);
+
+function wordsToNumber(words: string): number | null {
+  let total = 0;
+  let current = 0;
+  let any = false;
+  for (const w of words.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
+    if (w === 'and') continue;
+    if (w === 'a') {
+      current = current || 1;
+      continue;
+    }
+    if (w in NUM_WORDS) {
+      current += NUM_WORDS[w]!;
+      any = true;
+    } else if (w === 'hundred') current = (current || 1) * 100;
+    else if (w === 'thousand' || w === 'million') {
+      total += (current || 1) * (w === 'thousand' ? 1000 : 1_000_000);
+      current = 0;
+      any = true;
+    }
+  }
+  return any ? total + current : null;
+}
+
+function money(n: number): string {
+  return `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 2 })}`;
+}
+
+export function amounts(text: string): string[] {
+  const out: string[] = [];
+  const push = (n: number) => {
+    if (!Number.isFinite(n) || n <= 0) return;
+    const s = money(n);
+    if (!out.includes(s)) out.push(s);
+  };
+  for (const m of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(k|thousand|million)?\b/gi)) {
+    const base = Number((m[1] ?? '').replace(/,/g, '') + (m[2] ?? ''));
+    const mult = /^k|thousand/i.test(m[3] ?? '') ? 1000 : /million/i.test(m[3] ?? '') ? 1_000_000 : 1;
+    push(base * mult);
+  }
+  for (const m of text.matchAll(/\b(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(thousand\s+)?(?:dollars|usd|bucks)\b/gi)) {
+    push(Number((m[1] ?? '').replace(/,/g, '') + (m[2] ?? '')) * (m[3] ? 1000 : 1));
+  }
+  for (const m of text.matchAll(WORD_AMOUNT)) {
+    const n = wordsToNumber(m[1] ?? '');
+    if (n !== null) push(n);
+  }
+  return out;
+}
+
+// ── street addresses ─────────────────────────────────────────────────────────────────────────
+const STREET = String.raw`(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|highway|hwy|parkway|pkwy|circle|cir|terrace|suite)`;
+const ADDRESS = new RegExp(
+  String.raw`\b\d{1,6}\s+(?:[NSEW]\.?\s+)?(?:[A-Z][a-z]+\s+){1,3}${STREET}\b\.?(?:,?\s+(?:(?:suite|apt|unit|#)\s*\w+,?\s+)?[A-Z][a-z]+(?:\s[A-Z][a-z]+)?(?:,?\s+[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?|\bP\.?\s?O\.?\s+Box\s+\d+`,
+  'g',
+);
+
+export function addresses(text: string): string[] {
+  return [...new Set([...text.matchAll(ADDRESS)].map((m) => m[0].replace(/[.,]+$/, '').trim()))];
+}
+
+// ── names ────────────────────────────────────────────────────────────────────────────────────
+const NOT_NAMES = new Set([
+  'calling', 'from', 'with', 'the', 'your', 'a', 'an', 'just', 'not', 'sorry', 'here', 'going', 'trying', 'glad',
+  'an automated', 'important', 'urgent', 'regarding', 'about', 'to', 'very', 'so', 'really', 'in', 'on', 'at', 'fine',
+  'good', 'okay', 'ok', 'well', 'ready', 'sure', 'calling you', 'amazon', 'apple', 'microsoft', 'social', 'final',
+]);
+const NAME =
+  /\b(?:my name is|this is|i am|i'm|speaking with|it's)\s+((?:officer|agent|detective|sergeant|inspector|dr\.?|mr\.?|mrs\.?|ms\.?)\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b|\b(officer|agent|detective|sergeant|inspector|investigator)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/g;
+
+export function names(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(NAME)) {
+    const title = (m[1] ?? m[3] ?? '').trim();
+    const name = (m[2] ?? m[4] ?? '').trim();
+    if (!name || NOT_NAMES.has(name.toLowerCase()) || NOT_NAMES.has(name.split(/\s+/)[0]!.toLowerCase())) continue;
+    if (ORGANIZATIONS.some((o) => o.label.toLowerCase() === name.toLowerCase())) continue;
+    const full = title ? `${title[0]!.toUpperCase()}${title.slice(1)} ${name}` : name;
+    if (!out.some((x) => x.toLowerCase().endsWith(name.toLowerCase()))) out.push(full);
+  }
+  return out;
+}
+
+// ── organisations ────────────────────────────────────────────────────────────────────────────
+const ORG_PHRASE =
+  /\b(?:calling (?:you )?from|(?:this|call) is from|on behalf of|with the|from the|here at|representing)\s+((?:the\s+)?(?:[A-Z][A-Za-z&.'-]*|of|and|for)(?:\s+(?:[A-Z][A-Za-z&.'-]*|of|and|for)){0,6})/g;
+
+export function organizations(text: string): string[] {
+  const out = findLexicon(text, ORGANIZATIONS);
+  for (const m of text.matchAll(ORG_PHRASE)) {
+    const org = (m[1] ?? '').replace(/\s+(?:of|and|for)$/i, '').replace(/^the\s+/i, '').trim();
+    if (org.split(/\s+/).length === 1 && org.length < 3) continue;
+    if (!/^[A-Z]/.test(org) || /^(I|You|We|Your|My|Our|This|That)$/.test(org)) continue;
+    if (!out.some((x) => x.toLowerCase() === org.toLowerCase() || org.toLowerCase().includes(x.toLowerCase()))) out.push(org);
+  }
+  return out;
+}
+
+/** Every intel field the caller's words can yield (DTMF and `scripts` come from elsewhere). */
+export function extractIntel(text: string): Intel {
+  const acc: Acc = {};
+  if (!text.trim()) return {};
+  const digitized = digitizeSpoken(text);
+  for (const n of names(text)) add(acc, 'names', n);
+  for (const o of organizations(text)) add(acc, 'organizations', o);
+  for (const n of callbackNumbers(digitized)) add(acc, 'callback_numbers', n);
+  const { emails, urls } = emailsAndUrls(text);
+  for (const e of emails) add(acc, 'emails', e);
+  for (const u of urls) add(acc, 'urls', u);
+  for (const w of cryptoWallets(text)) add(acc, 'crypto_wallets', w);
+  const { cards, banks } = financialNumbers(digitized);
+  for (const b of banks) add(acc, 'bank_accounts', b);
+  for (const c of cards) add(acc, 'card_numbers', c);
+  for (const g of findLexicon(text, GIFT_CARD_BRANDS)) add(acc, 'gift_card_brands', g);
+  for (const p of findLexicon(text, PAYMENT_APPS)) add(acc, 'payment_apps', p);
+  for (const r of findLexicon(text, REMOTE_TOOLS)) add(acc, 'remote_tools', r);
+  for (const c of remoteCodes(digitized)) add(acc, 'remote_codes', c);
+  for (const c of caseNumbers(digitized)) add(acc, 'case_numbers', c);
+  for (const a of amounts(text)) add(acc, 'amounts', a);
+  for (const a of addresses(text)) add(acc, 'addresses', a);
+  // A number read out as a remote code or a card is not also a callback number.
+  if (acc.callback_numbers) {
+    const taken = new Set([...(acc.remote_codes ?? []), ...(acc.card_numbers ?? [])]);
+    acc.callback_numbers = acc.callback_numbers.filter((n) => !taken.has(n.replace(/^\+1?/, '')));
+    if (!acc.callback_numbers.length) delete acc.callback_numbers;
+  }
+  return acc;
+}

@@ -1,0 +1,120 @@
+/**
+ * Spoken forms → written forms, so one set of extractors reads both what was typed and what speech
+ * recognition wrote down: "two oh two, five five five" → "202555", "triple five" → "555",
+ * "john dot smith at gmail dot com" → "john.smith@gmail.com".
+ */
+const DIGIT_WORDS: Readonly<Record<string, string>> = {
+  zero: '0',
+  oh: '0',
+  o: '0',
+  one: '1',
+  two: '2',
+  to: '2',
+  too: '2',
+  three: '3',
+  four: '4',
+  for: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+};
+/** Words that are digits only between other digits ("two oh two"), never at a run's edge ("oh, hi"; "send it to me"). */
+const WEAK = new Set(['oh', 'o', 'to', 'too', 'for']);
+const REPEAT: Readonly<Record<string, number>> = { double: 2, triple: 3 };
+const SCALE: Readonly<Record<string, string>> = { hundred: '00', thousand: '000' };
+
+interface Tok {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Rewrites runs of spoken digits as digits. A run must hold at least three digits and one spoken word;
+ * runs written only in digits are left as they are (their punctuation helps the phone parser).
+ */
+export function digitizeSpoken(text: string): string {
+  const toks: Tok[] = [];
+  const re = /[A-Za-z]+|\d+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) toks.push({ word: m[0], start: m.index, end: m.index + m[0].length });
+
+  let out = '';
+  let cursor = 0;
+  let i = 0;
+  while (i < toks.length) {
+    // Grow a run of digit-like tokens separated only by spaces, commas, dashes or a dot.
+    let j = i;
+    while (j < toks.length && isDigitish(toks[j]!, toks[j - 1])) {
+      if (j > i && !/^[\s,.\-–]{0,3}$/.test(text.slice(toks[j - 1]!.end, toks[j]!.start))) break;
+      j += 1;
+    }
+    if (j === i) {
+      i += 1;
+      continue;
+    }
+    let a = i;
+    let b = j - 1;
+    while (a <= b && (WEAK.has(lc(toks[a]!)) || lc(toks[a]!) in SCALE)) a += 1;
+    while (b >= a && (WEAK.has(lc(toks[b]!)) || lc(toks[b]!) in REPEAT)) b -= 1;
+    const run = toks.slice(a, b + 1);
+    const digits = spell(run);
+    const spoken = run.some((t) => !/^\d+$/.test(t.word));
+    if (run.length && digits.length >= 3 && spoken) {
+      out += text.slice(cursor, run[0]!.start) + digits;
+      cursor = run[run.length - 1]!.end;
+    }
+    i = j;
+  }
+  return out + text.slice(cursor);
+}
+
+function lc(t: Tok): string {
+  return t.word.toLowerCase();
+}
+
+function isDigitish(t: Tok, prev: Tok | undefined): boolean {
+  const w = lc(t);
+  if (/^\d+$/.test(w) || w in DIGIT_WORDS || w in REPEAT) return true;
+  return w in SCALE && prev !== undefined && lc(prev) in DIGIT_WORDS;
+}
+
+function spell(run: readonly Tok[]): string {
+  let s = '';
+  let repeat = 1;
+  for (const t of run) {
+    const w = lc(t);
+    if (w in REPEAT) {
+      repeat = REPEAT[w]!;
+      continue;
+    }
+    const d = /^\d+$/.test(w) ? w : (DIGIT_WORDS[w] ?? SCALE[w] ?? '');
+    s += d.length === 1 ? d.repeat(repeat) : d;
+    repeat = 1;
+  }
+  return s;
+}
+
+/**
+ * Spoken e-mail and web addresses: "dot" → ".", "at" between name-like words before a domain → "@",
+ * "underscore" → "_", "dash"/"hyphen" inside a name → "-". Only rewrites where a known top-level
+ * domain follows, so ordinary sentences with "at" and "dot" are left alone.
+ */
+const TLD = String.raw`(?:com|net|org|info|biz|us|co|io|gov|edu|me|xyz|online|site|support|help|live|app|uk|ca|in)`;
+const LABEL = String.raw`[a-z0-9]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[a-z0-9]+)*`;
+const SPOKEN_EMAIL = new RegExp(String.raw`\b(${LABEL})\s+at\s+((?:[a-z0-9-]+\s+dot\s+)+${TLD})\b`, 'gi');
+const SPOKEN_HOST = new RegExp(String.raw`\b((?:www\s+dot\s+)?(?:[a-z0-9-]+\s+dot\s+)+${TLD})\b`, 'gi');
+
+function joinSpoken(s: string): string {
+  return s
+    .replace(/\s+dot\s+/gi, '.')
+    .replace(/\s+underscore\s+/gi, '_')
+    .replace(/\s+(?:dash|hyphen)\s+/gi, '-');
+}
+
+export function unspeakAddresses(text: string): string {
+  return text
+    .replace(SPOKEN_EMAIL, (_m, user: string, host: string) => `${joinSpoken(user)}@${joinSpoken(host)}`)
+    .replace(SPOKEN_HOST, (m: string) => joinSpoken(m));
+}
