@@ -85,8 +85,7 @@ function parameters(params: Record<string, string | undefined>): XmlElement[] {
 
 /**
  * Filter: tap the call with a one-way media stream to the filter socket, then ring `forward`.
- * Options and the key ride as stream parameters, never in the URL (vendor A refuses stream URLs
- * with a query string; vendor B is treated the same so both entry points behave alike).
+ * Options and the key ride as stream parameters: vendor A drops query strings from stream URLs.
  */
 export function filterXml(
   vendor: XmlVendor,

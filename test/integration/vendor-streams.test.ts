@@ -27,8 +27,12 @@ interface VendorRun {
  * Plays a recorded vendor session over a real socket the way the vendor would: no headers, the
  * start event carrying the stream parameters, then keeps the socket open until the server closes it.
  */
-async function playVendor(url: string, lines: readonly string[], opts: { gapMs?: number } = {}): Promise<VendorRun> {
-  const ws = new WebSocket(url);
+async function playVendor(
+  url: string,
+  lines: readonly string[],
+  opts: { gapMs?: number; headers?: Record<string, string> } = {},
+): Promise<VendorRun> {
+  const ws = new WebSocket(url, { headers: opts.headers ?? {} });
   const received: Received[] = [];
   ws.on('message', (data: Buffer, binary) => received.push({ data: binary ? data : data.toString('utf8'), binary }));
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -137,12 +141,15 @@ describe('vendor media streams over a real socket', function () {
     expect(hooks.posts.length).to.equal(before);
   });
 
-  describe('keyless upgrades (vendor A cannot put the key in the stream URL)', () => {
+  describe('keyless upgrades (vendor A drops the query string from stream URLs)', () => {
+    // What vendor A's upgrade carries instead of a key: its request signature header.
+    const VENDOR_HEADERS = { 'X-Vendora-Signature': 'dGVzdA==' };
+
     // Pending until the socket entry point implements the keyless rule of docs/vendors.md.
-    it.skip('starts the session when the start event carries a valid key parameter', async () => {
+    it.skip('starts the session when a vendor upgrade has no key and the start event carries a valid key parameter', async () => {
       const tag = `keyless-${Date.now()}`;
       const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key, webhook: `${hooks.url}?run=${tag}` });
-      const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines);
+      const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines, { headers: VENDOR_HEADERS });
       expect(run.close.code).to.equal(1000);
       expect(run.received).to.deep.equal([]);
       const ended = await hooks.waitFor('session.ended', (p) => p.path.includes(tag));
@@ -151,11 +158,13 @@ describe('vendor media streams over a real socket', function () {
       expect(ended.headers['x-voice-signature']).to.equal(`sha256=${createHmac('sha256', srv.key).update(ended.raw).digest('hex')}`);
     });
 
-    it('closes with no events when the key parameter is wrong or missing', async () => {
+    it('closes a keyless vendor socket with no events when the key parameter is wrong or missing', async () => {
       for (const params of [{ key: 'wrong-key-123456' }, {}] as Array<Record<string, string>>) {
         const tag = `keyless-bad-${Date.now()}`;
         const lines = withStartParams(loadSession('vendor-b-filter'), { ...params, webhook: `${hooks.url}?run=${tag}` });
-        const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines.slice(0, 5)).catch((e: Error) => e);
+        const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines.slice(0, 5), { headers: VENDOR_HEADERS }).catch(
+          (e: Error) => e,
+        );
         if (run instanceof Error) {
           // Refusing the upgrade outright is also "no events".
           expect(run.message).to.match(/401/);
@@ -166,6 +175,15 @@ describe('vendor media streams over a real socket', function () {
         await new Promise((r) => setTimeout(r, 200));
         expect(hooks.posts.filter((p) => p.path.includes(tag))).to.deep.equal([]);
       }
+    });
+
+    it('still refuses a keyless upgrade that is not a vendor with 401, whatever its start carries', async () => {
+      const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key });
+      const err = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines.slice(0, 3)).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err?.message).to.match(/401/);
     });
   });
 });

@@ -97,7 +97,8 @@ describe('vendor-XML entry points', function () {
     const root = parseXml(r.body);
     const s = stream(root, 'Start');
     expect(s.attrs.codec).to.equal('PCMU');
-    expect(s.attrs.url).to.match(/^ws:\/\/127\.0\.0\.1:\d+\/voice\/filter\/stream$/);
+    // Vendor B keeps query strings: the key rides in the URL (as for any socket) and as a parameter.
+    expect(s.attrs.url).to.equal(`${srv.wsUrl}/voice/filter/stream?key=${srv.key}`);
     expect(streamParameters(s).key).to.equal(srv.key);
     expect(childrenNamed(childrenNamed(root, 'Dial')[0]!, 'Number')[0]?.text).to.equal('+442071234567');
   });
@@ -165,7 +166,7 @@ describe('vendor-XML entry points', function () {
     const root = parseXml(r.body);
     expect(root.children.map((c) => c.name)).to.deep.equal(['Connect', 'Hangup']);
     const s = stream(root, 'Connect');
-    expect(s.attrs.url).to.match(/\/voice\/honeypot\/stream$/);
+    expect(s.attrs.url).to.equal(`${srv.wsUrl}/voice/honeypot/stream`);
     expect(streamParameters(s)).to.deep.equal({
       key: srv.key,
       from: '+15551230000',
@@ -181,6 +182,7 @@ describe('vendor-XML entry points', function () {
     const root = parseXml(r.body);
     expect(root.children.map((c) => c.name)).to.deep.equal(['Start', 'Pause', 'Hangup']);
     expect(stream(root, 'Start').attrs).to.include({ bidirectionalMode: 'rtp', bidirectionalCodec: 'PCMU' });
+    expect(stream(root, 'Start').attrs.url).to.equal(`${srv.wsUrl}/voice/honeypot/stream?key=${srv.key}`);
   });
 
   it('honeypot: 400 for an unknown persona', async () => {

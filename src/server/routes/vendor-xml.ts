@@ -104,6 +104,16 @@ function checkSizes(params: Record<string, string | undefined>): void {
   }
 }
 
+/**
+ * The socket URL for the vendor. Vendor A drops query strings from stream URLs, so its key rides
+ * only as the `key` stream parameter. Vendor B keeps the spec's `key=` query as well, so its
+ * upgrade is authenticated like any client's; the parameter is the fallback.
+ */
+function streamUrl(s: Services, req: HttpRequest, vendor: XmlVendor, product: 'filter' | 'honeypot'): string {
+  const url = `${socketRoot(s.config.publicUrl, req.headers)}/voice/${product}/stream`;
+  return vendor === 'vendor_b' && req.rawKey ? `${url}?key=${encodeURIComponent(req.rawKey)}` : url;
+}
+
 function xml(text: string): HttpResponse {
   return { status: 200, text, contentType: 'text/xml; charset=utf-8' };
 }
@@ -127,8 +137,8 @@ function filterHandler(s: Services, vendor: XmlVendor) {
       tracks,
     };
     checkSizes(params);
-    const streamUrl = `${socketRoot(s.config.publicUrl, req.headers)}/voice/filter/stream`;
-    return xml(filterXml(vendor, { streamUrl, forward, bothTracks: tracks === 'both', params }));
+    const url = streamUrl(s, req, vendor, 'filter');
+    return xml(filterXml(vendor, { streamUrl: url, forward, bothTracks: tracks === 'both', params }));
   };
 }
 
@@ -142,8 +152,7 @@ function honeypotHandler(s: Services, vendor: XmlVendor) {
     }
     const params = { key: req.rawKey, ...callNumbers(req), persona, webhook: webhookParam(q), report: reportParam(q) };
     checkSizes(params);
-    const streamUrl = `${socketRoot(s.config.publicUrl, req.headers)}/voice/honeypot/stream`;
-    return xml(honeypotXml(vendor, { streamUrl, params }));
+    return xml(honeypotXml(vendor, { streamUrl: streamUrl(s, req, vendor, 'honeypot'), params }));
   };
 }
 
