@@ -36,7 +36,7 @@ export const PERSONAS: readonly Persona[] = [
       'Oh, hold on, dear, I had my glasses a minute ago. Now where did I put them?',
       'Biscuit, get down from there! Sorry, dear, the cat is on the counter again.',
       'Let me find a pen. I always keep one by the phone but Kevin borrows them.',
-      'You sound just like a boy I taught in 1983. Tommy something. Lovely boy.',
+      'You sound just like a boy I taught in nineteen eighty-three. Tommy something. Lovely boy.',
       'Wait, the kettle is whistling. Do not go anywhere.',
     ],
     helper: 'my grandson Kevin',
@@ -67,7 +67,7 @@ export const PERSONAS: readonly Persona[] = [
     stalls: [
       'What? Say that again, the hearing aid is whistling.',
       'Hang on, let me turn the ball game down.',
-      'You know, in 1971 I drove the overnight freight to Toledo in a snowstorm. Where was I?',
+      'You know, in nineteen seventy-one I drove the overnight freight to Toledo in a snowstorm. Where was I?',
       'Hold the line, I need to find my reading glasses for this.',
       'Linda usually handles this sort of thing. Hold on, I am writing it on the back of an envelope.',
     ],

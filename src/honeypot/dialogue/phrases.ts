@@ -159,6 +159,10 @@ export const STALLS: readonly string[] = [
   'Hang on, I am writing this down. My handwriting is terrible.',
   'Sorry, which part was that again?',
   'Wait, I need to sit down for this.',
+  'Oh dear, the pen has run out. Hold on.',
+  'Sorry, the television was on. Say that again?',
+  'Hold on, let me move to the other room, the signal is bad here.',
+  'One moment, I have to put my tea down.',
 ];
 
 /** When the persona has nothing left to ask: keep the caller talking. */
@@ -168,4 +172,10 @@ export const KEEP_GOING: readonly string[] = [
   'Why me, though? How did you get my number?',
   'Go on, I am listening. Explain the whole thing again from the start.',
   'Will you stay on the line with me while I do it?',
+  'Start again from the beginning, please. Slowly.',
+  'What did you say this was about, exactly?',
+  'And what happens if I do nothing?',
+  'Is this going to take long? My programme starts soon.',
+  'So what is the next step, then?',
+  'Who else have you called today about this?',
 ];

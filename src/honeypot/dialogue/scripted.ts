@@ -27,7 +27,7 @@ const REMOTE = new Set(['remote_access']);
 
 export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   const rng = opts.rng;
-  const window = opts.noRepeatWindow ?? 24;
+  const window = opts.noRepeatWindow ?? 40;
   const maxAsks = opts.maxAsksPerField ?? 2;
   const recent: string[] = []; // phrase templates, most recent last
   const asks = new Map<AskField, number>();
@@ -35,14 +35,19 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   const reacted = new Map<CallerIntent, number>();
   let lastField: AskField | undefined;
 
-  const choose = (templates: readonly string[]): string => {
-    const fresh = templates.filter((t) => !recent.includes(t));
-    // All used: take the one said longest ago.
-    const t = fresh.length ? pick(fresh, rng) : [...templates].sort((a, b) => recent.indexOf(a) - recent.indexOf(b))[0]!;
+  const remember = (t: string): string => {
     recent.push(t);
     while (recent.length > window) recent.shift();
     return t;
   };
+  /** A phrase not said recently, or undefined when all of them were (the part is then left out). */
+  const fresh = (templates: readonly string[]): string | undefined => {
+    const unused = templates.filter((t) => !recent.includes(t));
+    return unused.length ? remember(pick(unused, rng)) : undefined;
+  };
+  /** A phrase not said recently, else the one said longest ago. */
+  const choose = (templates: readonly string[]): string =>
+    fresh(templates) ?? remember([...templates].sort((a, b) => recent.indexOf(a) - recent.indexOf(b))[0]!);
 
   const fill = (template: string, persona: Persona, extra: Record<string, string> = {}): string => {
     const d = persona.fakeDetails;
@@ -69,50 +74,74 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
       const caller = pendingCallerText(state.lines);
       const intents = callerIntents(caller);
 
-      for (let attempt = 0; attempt < 4; attempt++) {
+      for (let attempt = 0; attempt < 8; attempt++) {
         const parts: string[] = [];
 
-        // 1. React to the strongest push, unless the persona already reacted to it a lot.
-        const intent = intents.find((i) => (reacted.get(i) ?? 0) < 3);
-        if (intent) {
-          reacted.set(intent, (reacted.get(intent) ?? 0) + 1);
-          parts.push(fill(choose(REACTIONS[intent]), persona));
-        }
-
-        // 2. Read back one new piece of intel (numbers and names are worth hearing twice).
-        const fresh = freshIntel(state.intel, readBack);
-        if (fresh && parts.length === 0) {
-          readBack.add(fresh.value);
-          if (fresh.field === 'names') {
-            const last = fresh.value.split(/\s+/).at(-1) ?? fresh.value;
-            parts.push(fill(choose(SPELL_NAME), persona, { name: fresh.value, spelled: spellOut(last) }));
+        // 1. Read back one new piece of intel (numbers and names are worth hearing twice).
+        const news = freshIntel(state.intel, readBack);
+        if (news) {
+          readBack.add(news.value);
+          if (news.field === 'names') {
+            const last = news.value.split(/\s+/).at(-1) ?? news.value;
+            parts.push(fill(choose(SPELL_NAME), persona, { name: news.value, spelled: spellOut(last) }));
           } else {
-            const spoken = /\d/.test(fresh.value) ? speakDigits(fresh.value.replace(/^\+1/, '')) : fresh.value;
+            const spoken = /\d/.test(news.value) ? speakDigits(news.value.replace(/^\+1/, '')) : news.value;
             parts.push(fill(choose(READBACKS), persona, { value: spoken }));
           }
         }
 
+        // 2. Otherwise react to the strongest push, unless the persona already reacted to it a lot.
+        for (const intent of parts.length ? [] : intents) {
+          if ((reacted.get(intent) ?? 0) >= 3) continue;
+          const t = fresh(REACTIONS[intent]);
+          if (!t) continue;
+          reacted.set(intent, (reacted.get(intent) ?? 0) + 1);
+          parts.push(fill(t, persona));
+          break;
+        }
+
         // 3. Ask for what is still missing.
-        const field = nextField(state, intents, asks, maxAsks, lastField);
-        if (field) {
+        let fields = askable(state, intents, asks, maxAsks, lastField);
+        if (fields.length === 0 && asks.size > 0) {
+          // Everything missing was asked for already: start another round ("what was your number again?").
+          asks.clear();
+          fields = askable(state, intents, asks, maxAsks, lastField);
+        }
+        // The first field with a question not asked recently in those words.
+        let asked = false;
+        for (const field of fields) {
+          const t = fresh(ASKS[field]);
+          if (!t) continue;
           asks.set(field, (asks.get(field) ?? 0) + 1);
           lastField = field;
-          parts.push(fill(choose(ASKS[field]), persona));
-        } else if (parts.length < 2) {
-          parts.push(fill(choose(KEEP_GOING), persona));
+          parts.push(fill(t, persona));
+          asked = true;
+          break;
+        }
+        if (!asked && parts.length < 2) {
+          const t = fresh(KEEP_GOING);
+          if (t) parts.push(fill(t, persona));
         }
 
         // 4. Stall now and then, in the persona's own way when it has one.
         if (parts.length < 2 || rng() < 0.3) {
           const own = persona.stalls ?? [];
           const pool = own.length && rng() < 0.6 ? own : STALLS;
-          parts.unshift(fill(choose(pool), persona));
+          const t = fresh(pool) ?? fresh([...own, ...STALLS]);
+          if (t) parts.unshift(fill(t, persona));
         }
+        if (parts.length === 0) continue;
 
         const line = parts.slice(0, 3).join(' ');
         if (!said.has(line)) return line;
       }
-      return fill(choose([...STALLS, ...(persona.stalls ?? [])]), persona);
+      // Every combination was said before: a stall and a nudge, never an exact repeat if avoidable.
+      const stalls = [...STALLS, ...(persona.stalls ?? [])];
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const line = `${fill(pick(stalls, rng), persona)} ${fill(pick(KEEP_GOING, rng), persona)}`;
+        if (!said.has(line)) return line;
+      }
+      return fill(choose(stalls), persona);
     },
   };
 }
@@ -140,6 +169,17 @@ export function nextField(
   maxAsks: number,
   lastField?: AskField,
 ): AskField | undefined {
+  return askable(state, intents, asks, maxAsks, lastField)[0];
+}
+
+/** Missing intel fields, best first: what the caller pushes right now, then who they are and how to reach them. */
+export function askable(
+  state: Pick<DialogueState, 'intel' | 'tactics' | 'category'>,
+  intents: readonly CallerIntent[],
+  asks: ReadonlyMap<AskField, number>,
+  maxAsks: number,
+  lastField?: AskField,
+): AskField[] {
   const tactics = new Set<string>(state.tactics);
   const cat = state.category;
   const order: AskField[] = ['names', 'organizations'];
@@ -158,5 +198,6 @@ export function nextField(
   order.push('addresses');
   const candidates = [...new Set(order)].filter((f) => !has(state.intel, f) && (asks.get(f) ?? 0) < maxAsks);
   // Not the same question twice in a row when there is another to ask.
-  return candidates.find((f) => f !== lastField) ?? candidates[0];
+  const notAgain = candidates.filter((f) => f !== lastField);
+  return notAgain.length ? [...notAgain, ...candidates.filter((f) => f === lastField)] : candidates;
 }
