@@ -3,36 +3,34 @@ import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
+  alawToLinear,
   disallowedReason,
   loadSession,
+  mulawToLinear,
   replay,
   withStartParams,
   type FixtureName,
   type Product,
   type Vendor,
 } from '../fixtures/vendor/replay.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/vendor/webhook-receiver.js';
+import { startHttpsReceiver, type HttpsReceiver, type ReceivedPost } from './helpers/https-receiver.js';
+import { startLiveApp, type LiveApp } from './helpers/live-node.js';
 
 interface Received {
   data: string | Buffer;
   binary: boolean;
 }
 
-interface VendorRun {
+/** A vendor's side of one media socket: what the server wrote to it, and how it ended. */
+interface VendorSocket {
+  ws: WebSocket;
   received: Received[];
-  close: { code: number; reason: string };
+  closed: Promise<{ code: number; reason: string }>;
 }
 
-/**
- * Plays a recorded vendor session over a real socket the way the vendor would: no headers, the
- * start event carrying the stream parameters, then keeps the socket open until the server closes it.
- */
-async function playVendor(
-  url: string,
-  lines: readonly string[],
-  opts: { gapMs?: number; headers?: Record<string, string> } = {},
-): Promise<VendorRun> {
-  const ws = new WebSocket(url, { headers: opts.headers ?? {} });
+/** Connects the way a vendor does: no key header, optionally the vendor's own upgrade headers. */
+async function connectVendor(url: string, headers: Record<string, string> = {}): Promise<VendorSocket> {
+  const ws = new WebSocket(url, { headers });
   const received: Received[] = [];
   ws.on('message', (data: Buffer, binary) => received.push({ data: binary ? data : data.toString('utf8'), binary }));
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -43,39 +41,71 @@ async function playVendor(
     ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused ${res.statusCode}`)));
     ws.once('error', reject);
   });
-  await replay(ws, lines, opts);
-  const close = await Promise.race([
-    closed,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('server did not close the socket')), 30_000)),
-  ]);
-  return { received, close };
+  return { ws, received, closed };
 }
 
-function expectOnlyAllowed(vendor: Vendor, product: Product, run: VendorRun, streamId?: string): void {
-  for (const m of run.received) {
-    expect(disallowedReason(vendor, product, m.binary ? new Uint8Array(m.data as Buffer) : (m.data as string), m.binary, streamId)).to.equal(null);
+async function closedWithin(s: VendorSocket, ms = 30_000): Promise<{ code: number; reason: string }> {
+  return Promise.race([
+    s.closed,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('server did not close the socket')), ms)),
+  ]);
+}
+
+/** Plays a whole recorded session and waits for the server to close the socket. */
+async function playVendor(url: string, lines: readonly string[], headers: Record<string, string> = {}) {
+  const s = await connectVendor(url, headers);
+  await replay(s.ws, lines);
+  return { received: s.received, close: await closedWithin(s) };
+}
+
+async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+function expectOnlyAllowed(vendor: Vendor, product: Product, received: Received[], streamId?: string): void {
+  for (const m of received) {
+    const data = m.binary ? new Uint8Array(m.data as Buffer) : (m.data as string);
+    expect(disallowedReason(vendor, product, data, m.binary, streamId)).to.equal(null);
+  }
+}
+
+function signatureOf(post: ReceivedPost, key: string): string {
+  return `sha256=${createHmac('sha256', key).update(post.raw).digest('hex')}`;
 }
 
 describe('vendor media streams over a real socket', function () {
   this.timeout(60_000);
   let srv: TestServer;
-  let hooks: WebhookReceiver;
-  let tlsBefore: string | undefined;
+  let hooks: HttpsReceiver;
+  let live: LiveApp;
+  let runNo = 0;
 
   before(async () => {
-    hooks = await startWebhookReceiver();
-    // The receiver's certificate is self-signed; the node runs in this process, so trust is set here.
-    tlsBefore = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
     srv = await startTestServer({ VOICE_WEBHOOK_ALLOW_PRIVATE: 'true' });
+    hooks = await startHttpsReceiver();
+    // The node's own socket entry points, trusting the receiver's self-signed certificate.
+    live = await startLiveApp(srv.services, { webhookTls: { ca: hooks.cert } });
   });
   after(async () => {
-    await srv?.close();
+    await live?.close();
     await hooks?.close();
-    if (tlsBefore === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = tlsBefore;
+    await srv?.close();
   });
+
+  /** A webhook URL unique to one run, and the posts that reached it. */
+  function hookFor(name: string) {
+    const path = `/hook/${name}/${++runNo}`;
+    const posts = () => hooks.posts.filter((p) => p.path === path);
+    const waitFor = async (type: string, ms = 20_000): Promise<ReceivedPost> => {
+      await until(() => posts().some((p) => p.body.type === type), ms, `${type} webhook on ${path}`);
+      return posts().find((p) => p.body.type === type)!;
+    };
+    return { url: `${hooks.url}${path}`, posts, waitFor };
+  }
 
   async function storedSession(id: string): Promise<Record<string, unknown>> {
     const res = await fetch(`${srv.url}/voice/sessions/${id}`, { headers: { 'X-Auth': srv.key } });
@@ -97,48 +127,85 @@ describe('vendor media streams over a real socket', function () {
 
   for (const c of filterCases) {
     it(`${c.vendor} filter: events reach the webhook, the session is stored as ${c.vendor}, nothing is written back`, async () => {
-      const tag = `${c.name}-${Date.now()}`;
-      const lines = withStartParams(loadSession(c.name), { webhook: `${hooks.url}?run=${tag}` });
-      const run = await playVendor(`${srv.wsUrl}/voice/filter/stream?key=${srv.key}`, lines);
+      const hook = hookFor(c.name);
+      const lines = withStartParams(loadSession(c.name), { webhook: hook.url });
+      const run = await playVendor(`${live.wsUrl}/voice/filter/stream?key=${srv.key}`, lines);
 
       expect(run.close.code).to.equal(1000);
       expect(run.received, 'messages written to the vendor socket').to.deep.equal([]);
 
-      const ofRun = (p: { path: string }) => p.path.includes(tag);
-      const startedPost = await hooks.waitFor('session.started', ofRun);
-      const id = startedPost.body.session_id as string;
-      const endedPost = await hooks.waitFor('session.ended', ofRun);
+      const started = await hook.waitFor('session.started');
+      const endedPost = await hook.waitFor('session.ended');
       const ended = endedPost.body;
-      const mine = hooks.posts.filter(ofRun);
-
-      expect(startedPost.body).to.include({ kind: 'filter', call_id: c.callId, from: c.from, to: c.to });
-      expect(ended).to.include({ kind: 'filter', call_id: c.callId, from: c.from });
+      const id = started.body.session_id as string;
+      expect(started.body).to.include({ kind: 'filter', call_id: c.callId, from: c.from, to: c.to });
+      expect(ended).to.include({ session_id: id, kind: 'filter', call_id: c.callId, from: c.from });
       expect((ended.intel as { dtmf?: string }).dtmf ?? '').to.equal(c.dtmf);
-      // Signed with the key, over the raw body.
-      const expected = `sha256=${createHmac('sha256', srv.key).update(endedPost.raw).digest('hex')}`;
-      expect(endedPost.headers['x-voice-signature']).to.equal(expected);
+      expect(endedPost.headers['x-voice-signature']).to.equal(signatureOf(endedPost, srv.key));
       expect(endedPost.headers['x-voice-event']).to.equal('session.ended');
-      expect(ended.session_id).to.equal(id);
-      // transcript.line never goes to the webhook.
-      expect(mine.map((p) => p.body.type)).to.not.include('transcript.line');
-
+      expect(hook.posts().map((p) => p.body.type)).to.not.include('transcript.line');
       // The media reached the graph: transcribed when speech-to-text is on, else reported once as text-only.
       if (srv.services.stt) expect(String(ended.transcript)).to.match(/\w/);
-      else expect(mine.filter((p) => p.body.type === 'session.error')).to.have.length(1);
+      else expect(hook.posts().filter((p) => p.body.type === 'session.error')).to.have.length(1);
 
       const rec = await storedSession(id);
       expect(rec).to.include({ protocol: c.vendor, kind: 'filter', call_id: c.callId, from: c.from, to: c.to });
     });
   }
 
+  const honeypotCases: Array<{ name: FixtureName; vendor: Vendor; toLinear: (b: number) => number; from: string; dtmf: string }> = [
+    { name: 'vendor-a-honeypot', vendor: 'vendor_a', toLinear: mulawToLinear, from: '+15551234567', dtmf: '5#' },
+    // Vendor B's fixture streams PCMA: the persona must answer in A-law.
+    { name: 'vendor-b-honeypot', vendor: 'vendor_b', toLinear: alawToLinear, from: '+13122010094', dtmf: '9' },
+  ];
+
+  for (const c of honeypotCases) {
+    it(`${c.vendor} honeypot: the persona speaks back in the stream's codec using only media/mark/clear`, async () => {
+      const hook = hookFor(c.name);
+      const lines = withStartParams(loadSession(c.name), { webhook: hook.url });
+      const start = JSON.parse(lines[1]!) as { streamSid?: string };
+      const s = await connectVendor(`${live.wsUrl}/voice/honeypot/stream?key=${srv.key}`);
+      await replay(s.ws, lines, { stopAt: 'stop' });
+
+      // The greeting arrives as media messages; then the call ends as the vendor would end it.
+      const media = () => s.received.filter((m) => !m.binary && (m.data as string).includes('"event":"media"'));
+      await until(() => media().length >= 25, 20_000, 'half a second of persona audio');
+      s.ws.send(lines.at(-1)!);
+      const close = await closedWithin(s);
+      expect(close.code).to.equal(1000);
+
+      expect(s.received.length).to.be.greaterThan(0);
+      expectOnlyAllowed(c.vendor, 'honeypot', s.received, start.streamSid);
+      const audio = Buffer.concat(
+        media().map((m) => Buffer.from((JSON.parse(m.data as string) as { media: { payload: string } }).media.payload, 'base64')),
+      );
+      let loud = 0;
+      for (let i = 0; i + 160 <= audio.length; i += 160) {
+        let sum = 0;
+        for (const b of audio.subarray(i, i + 160)) sum += c.toLinear(b) ** 2;
+        if (Math.sqrt(sum / 160) > 500) loud++;
+      }
+      expect(loud, 'loud 20 ms frames of persona speech').to.be.greaterThan(5);
+
+      const started = await hook.waitFor('session.started');
+      const ended = await hook.waitFor('session.ended');
+      expect(started.body).to.include({ kind: 'honeypot', from: c.from });
+      expect(started.body.persona).to.be.an('object');
+      expect((ended.body.intel as { dtmf?: string }).dtmf ?? '').to.equal(c.dtmf);
+      const rec = await storedSession(started.body.session_id as string);
+      expect(rec).to.include({ protocol: c.vendor, kind: 'honeypot', from: c.from });
+      expect(rec.persona_id).to.be.a('string');
+    });
+  }
+
   it('a vendor start whose codec cannot be transcribed closes the socket with no events', async () => {
+    const hook = hookFor('g722');
     const lines = loadSession('vendor-b-filter').map((l) => l.replace('"encoding":"PCMU"', '"encoding":"G722"'));
-    const before = hooks.posts.length;
-    const run = await playVendor(`${srv.wsUrl}/voice/filter/stream?key=${srv.key}`, withStartParams(lines, { webhook: hooks.url }).slice(0, 3));
+    const run = await playVendor(`${live.wsUrl}/voice/filter/stream?key=${srv.key}`, withStartParams(lines, { webhook: hook.url }).slice(0, 3));
     expect(run.close.code).to.equal(1008);
     expect(run.received).to.deep.equal([]);
     await new Promise((r) => setTimeout(r, 200));
-    expect(hooks.posts.length).to.equal(before);
+    expect(hook.posts()).to.deep.equal([]);
   });
 
   describe('keyless upgrades (vendor A drops the query string from stream URLs)', () => {
@@ -147,24 +214,22 @@ describe('vendor media streams over a real socket', function () {
 
     // Pending until the socket entry point implements the keyless rule of docs/vendors.md.
     it.skip('starts the session when a vendor upgrade has no key and the start event carries a valid key parameter', async () => {
-      const tag = `keyless-${Date.now()}`;
-      const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key, webhook: `${hooks.url}?run=${tag}` });
-      const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines, { headers: VENDOR_HEADERS });
+      const hook = hookFor('keyless');
+      const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key, webhook: hook.url });
+      const run = await playVendor(`${live.wsUrl}/voice/filter/stream`, lines, VENDOR_HEADERS);
       expect(run.close.code).to.equal(1000);
       expect(run.received).to.deep.equal([]);
-      const ended = await hooks.waitFor('session.ended', (p) => p.path.includes(tag));
+      const ended = await hook.waitFor('session.ended');
       expect(ended.body).to.include({ call_id: 'CA6b1e3d5f7a9c2e4b6d8f0a1c3e5b7d9f', from: '+15551234567' });
       // Signed with the key that came in the start event.
-      expect(ended.headers['x-voice-signature']).to.equal(`sha256=${createHmac('sha256', srv.key).update(ended.raw).digest('hex')}`);
+      expect(ended.headers['x-voice-signature']).to.equal(signatureOf(ended, srv.key));
     });
 
     it('closes a keyless vendor socket with no events when the key parameter is wrong or missing', async () => {
       for (const params of [{ key: 'wrong-key-123456' }, {}] as Array<Record<string, string>>) {
-        const tag = `keyless-bad-${Date.now()}`;
-        const lines = withStartParams(loadSession('vendor-b-filter'), { ...params, webhook: `${hooks.url}?run=${tag}` });
-        const run = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines.slice(0, 5), { headers: VENDOR_HEADERS }).catch(
-          (e: Error) => e,
-        );
+        const hook = hookFor('keyless-bad');
+        const lines = withStartParams(loadSession('vendor-b-filter'), { ...params, webhook: hook.url });
+        const run = await playVendor(`${live.wsUrl}/voice/filter/stream`, lines.slice(0, 5), VENDOR_HEADERS).catch((e: Error) => e);
         if (run instanceof Error) {
           // Refusing the upgrade outright is also "no events".
           expect(run.message).to.match(/401/);
@@ -173,13 +238,13 @@ describe('vendor media streams over a real socket', function () {
           expect(run.received).to.deep.equal([]);
         }
         await new Promise((r) => setTimeout(r, 200));
-        expect(hooks.posts.filter((p) => p.path.includes(tag))).to.deep.equal([]);
+        expect(hook.posts()).to.deep.equal([]);
       }
     });
 
     it('still refuses a keyless upgrade that is not a vendor with 401, whatever its start carries', async () => {
       const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key });
-      const err = await playVendor(`${srv.wsUrl}/voice/filter/stream`, lines.slice(0, 3)).then(
+      const err = await playVendor(`${live.wsUrl}/voice/filter/stream`, lines.slice(0, 3)).then(
         () => null,
         (e: Error) => e,
       );
