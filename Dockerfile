@@ -37,7 +37,8 @@ COPY --from=build /app/scripts/ensure.mjs ./scripts/ensure.mjs
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 8080 5080/udp 5080/tcp
+# HTTP and sockets; SIP signalling; RTP media of SIP calls (VOICE_SIP_RTP_PORTS).
+EXPOSE 8080 5080/udp 5080/tcp 10000-20000/udp
 # Capabilities need no key, so the probe works on any deployment.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.VOICE_PORT||8080)+'/voice/capabilities').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
