@@ -17,7 +17,7 @@ describe('live filter socket', function () {
     const run = await openLive(url('&report=true'));
     send(run, { type: 'start', call_id: 'call-1', from: '+12025550123', to: '+12025550999', sample_rate: 8000 });
     for (const line of SCAM_CALL) transcript(run, line);
-    transcript(run, 'Yes officer, I understand.', { track: 'outbound' });
+    transcript(run, 'Okay, I understand.', { track: 'outbound' });
     transcript(run, 'ignored interim', { final: false });
     send(run, { type: 'dtmf', digit: '1' });
     send(run, { type: 'dtmf', digit: '#' });
@@ -36,7 +36,7 @@ describe('live filter socket', function () {
     const lines = run.events.filter((e) => e.type === 'transcript.line');
     expect(lines).to.have.length(SCAM_CALL.length + 1);
     expect(lines[0]).to.include({ speaker: 'caller', text: SCAM_CALL[0] });
-    expect(lines.at(-1)).to.include({ speaker: 'callee', text: 'Yes officer, I understand.' });
+    expect(lines.at(-1)).to.include({ speaker: 'callee', text: 'Okay, I understand.' });
 
     const verdicts = run.events.filter((e) => e.type === 'verdict').map((e) => e.verdict as Record<string, unknown>);
     expect(verdicts.length, JSON.stringify(verdicts)).to.be.within(2, 5);
@@ -47,12 +47,12 @@ describe('live filter socket', function () {
 
     const ended = run.events.at(-1)!;
     const intel = ended.intel as Record<string, unknown>;
-    expect(intel.callback_numbers).to.deep.equal(['+12025550147']);
+    expect(intel.callback_numbers).to.deep.equal(['+18665550142']);
     expect(intel.dtmf).to.equal('1#');
     expect((ended.verdict as Record<string, unknown>).level).to.equal('scam');
     expect(ended).to.include({ reported: true, reported_numbers: 2 });
     expect(ended.transcript).to.equal(
-      [...SCAM_CALL.map((l) => `caller: ${l}`), 'callee: Yes officer, I understand.'].join('\n'),
+      [...SCAM_CALL.map((l) => `caller: ${l}`), 'callee: Okay, I understand.'].join('\n'),
     );
     expect(ended.duration_seconds).to.be.a('number');
 

@@ -51,13 +51,13 @@ export async function waitFor(run: LiveRun, type: string, ms = 10_000): Promise<
   }
 }
 
+/** A prize-lure call that escalates: likely_scam on the first line, scam once the pressure starts. */
 export const SCAM_CALL = [
-  'Hello, this is officer James Miller calling from the Internal Revenue Service.',
-  'We have found a serious problem with your tax return and there is a warrant for your arrest.',
-  'To avoid being arrested today you must pay the back taxes immediately.',
-  'You need to go to the store and buy Google Play gift cards worth five hundred dollars.',
-  'Do not tell anyone about this call, it is confidential. Call me back at 202-555-0147.',
-  'Read me the numbers on the back of the cards right now or the police will come to your house.',
+  'Congratulations, you have been selected for a free cruise to the Bahamas.',
+  'This offer expires today so we need to book it right now.',
+  'To hold your cabin there is a small processing fee of forty nine dollars.',
+  'You can pay it with a Google Play gift card, just read me the numbers on the back.',
+  'Do not tell your family, we want it to be a surprise. Call me back at 866-555-0142.',
 ];
 
 export const CLEAN_CALL = [
