@@ -29,6 +29,8 @@ export interface Config {
   /** 0 disables the SIP entry point. */
   sipEnabled: boolean;
   sipRtpTimeoutSeconds: number;
+  /** UDP ports the SIP entry point's RTP takes (VOICE_SIP_RTP_PORTS, `min-max`); absent: 10000-20000. */
+  sipRtpPorts?: { min: number; max: number };
   metricsPort?: number;
   logLevel: string;
   /** Names this node's open sessions in the store (VOICE_NODE_ID; default host:port). */
@@ -126,6 +128,20 @@ function bootstrapKeys(env: Env): Array<{ key: string; credits: number }> {
     });
 }
 
+/** `min-max` (inclusive, at least two ports), or `0` for ports the OS picks. */
+function portRange(env: Env, name: string, dflt: { min: number; max: number }): { min: number; max: number } {
+  const raw = str(env, name);
+  if (raw === undefined) return dflt;
+  if (raw === '0') return { min: 0, max: 0 };
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(raw);
+  const min = Number(m?.[1]);
+  const max = Number(m?.[2]);
+  if (!m || min < 1024 || max > 65535 || max - min < 1) {
+    throw new ConfigError(name, `expected min-max within 1024-65535 (or 0), got "${raw}"`);
+  }
+  return { min, max };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const sipPort = int(env, 'VOICE_SIP_PORT', 5080, 0, 65535);
   const port = int(env, 'VOICE_PORT', 8080, 0, 65535);
@@ -153,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     sipPort,
     sipEnabled: sipPort !== 0,
     sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
+    sipRtpPorts: portRange(env, 'VOICE_SIP_RTP_PORTS', { min: 10000, max: 20000 }),
     metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
     logLevel: oneOf(env, 'VOICE_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
     // Stable across restarts (so a restarted node can close what it left open), distinct per node on one host.

@@ -39,17 +39,20 @@ export async function startNode(
   const services = opts.services ?? (await buildServices(config, log));
   const limits = new RequestLimits(config.rateLimitPerMinute);
   const drains: Array<() => Promise<void>> = [];
+  const readies: Array<Promise<unknown>> = [];
   const ctx: NodeContext = { services, limits, onDrain: (hook) => drains.push(hook) };
 
   const app = createApp({ services, limits, routes: [...allRoutes(services), ...(opts.routes ?? [])] });
   for (const mount of [...allMounts(services, ctx), ...(opts.mounts ?? [])]) {
     const handle = mount(app, ctx);
     if (handle?.drain) drains.push(handle.drain.bind(handle));
+    if (handle?.ready) readies.push(handle.ready);
   }
 
   let listenSocket: us_listen_socket;
   let metricsSocket: us_listen_socket | undefined;
   try {
+    await Promise.all(readies);
     listenSocket = await listen(app, config.host, config.port);
     if (config.metricsPort !== undefined) {
       metricsSocket = await listenMetrics(config.host, config.metricsPort, log).catch((err: unknown) => {

@@ -2,6 +2,7 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import type { Services } from '../services.js';
 import type { RequestLimits } from './rate-limit.js';
 import { liveSockets } from './sockets.js';
+import { sipMount } from '../transport/sip/mount.js';
 
 /** What a socket mount gets from the node it is mounted on. */
 export interface NodeContext {
@@ -15,6 +16,8 @@ export interface NodeContext {
 /** A mount may also return its drain hook instead of registering it. */
 export interface MountHandle {
   drain?(): Promise<void>;
+  /** Settles once the mount's own listeners are up (SIP); the node fails to start when it rejects. */
+  ready?: Promise<unknown>;
 }
 
 /** Adds WebSocket (or other non-route) entry points to the app. */
@@ -22,5 +25,7 @@ export type Mount = (app: TemplatedApp, ctx: NodeContext) => MountHandle | void;
 
 /** Every socket mount of a node. Add a mount with one line. */
 export function allMounts(s: Services, _node: NodeContext): Mount[] {
-  return [liveSockets(s).mount];
+  const live = liveSockets(s);
+  // SIP calls share the sockets' supervisor: one capacity count per node.
+  return [live.mount, sipMount(s, live.supervisor)];
 }

@@ -37,6 +37,8 @@ export interface Domain {
   forward_uri?: string;
   persona?: string;
   webhook?: string;
+  /** Signs webhook posts of the domain's honeypot calls (the API key itself is never stored). */
+  webhook_secret?: string;
   updated_at: string;
 }
 

@@ -1,6 +1,9 @@
 import type { Services } from '../../services.js';
 import type { Route } from '../types.js';
 import { discoveryRoutes } from './discovery.js';
+import { domainRoutes } from './domains.js';
+import { numbersRoutes } from './numbers.js';
+import { scanRoutes } from './scan.js';
 import { sessionsRoutes } from './sessions.js';
 import { vendorXmlRoutes } from './vendor-xml.js';
 
@@ -9,5 +12,5 @@ import { vendorXmlRoutes } from './vendor-xml.js';
  * Add an area with one line.
  */
 export function allRoutes(s: Services): Route[] {
-  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s)];
+  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s), ...domainRoutes(s), ...scanRoutes(s), ...numbersRoutes(s)];
 }
