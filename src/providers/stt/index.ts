@@ -1,8 +1,55 @@
-/* Placeholder: the speech owner replaces this with the selection by VOICE_STT. */
+/*
+ * Speech-to-text selection by VOICE_STT: `aws` (Transcribe Streaming), `whisper` (an OpenAI-style
+ * server at VOICE_WHISPER_URL), `sphinx` (PocketSphinx, embedded), `none`, or `auto` (the default:
+ * PocketSphinx when it is installed, otherwise none). Without a recogniser the service runs on text.
+ */
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
+import { createAwsTranscribe, type AwsTranscribeOptions } from './aws.js';
+import { createSphinx, detectSphinx } from './sphinx.js';
 import type { SpeechToText } from './types.js';
+import { createWhisper } from './whisper.js';
 
-export async function createSpeechToText(_config: Config, _log: Logger): Promise<SpeechToText | null> {
-  return null;
+export type { SpeechToText, SttOptions, SttResult } from './types.js';
+
+export interface SpeechToTextOptions {
+  aws?: AwsTranscribeOptions;
+}
+
+export async function createSpeechToText(
+  config: Config,
+  log: Logger,
+  options: SpeechToTextOptions = {},
+): Promise<SpeechToText | null> {
+  switch (config.stt) {
+    case 'none':
+      log.info('speech-to-text off: audio is not transcribed (text only)');
+      return null;
+    case 'aws': {
+      const stt = createAwsTranscribe(log, options.aws);
+      log.info({ stt: stt.id }, 'speech-to-text: AWS Transcribe Streaming');
+      return stt;
+    }
+    case 'whisper': {
+      if (!config.whisperUrl) {
+        log.error('VOICE_STT=whisper needs VOICE_WHISPER_URL; audio is not transcribed (text only)');
+        return null;
+      }
+      const stt = createWhisper({ url: config.whisperUrl });
+      log.info({ stt: stt.id, url: config.whisperUrl }, 'speech-to-text: OpenAI-style transcription server');
+      return stt;
+    }
+    case 'sphinx':
+    case 'auto': {
+      const install = detectSphinx();
+      if (!install) {
+        const level = config.stt === 'sphinx' ? 'error' : 'info';
+        log[level]('PocketSphinx (pocketsphinx, pocketsphinx-en-us) is not installed; audio is not transcribed (text only)');
+        return null;
+      }
+      const stt = createSphinx(install, log);
+      log.info({ stt: stt.id, binary: install.binary }, 'speech-to-text: PocketSphinx (embedded)');
+      return stt;
+    }
+  }
 }
