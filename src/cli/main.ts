@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 /**
  * The `voice` command. Each subcommand lives in `src/cli/<name>.ts` and exports
  * `run(argv: string[]): Promise<number | void>`; it is imported only when used.
@@ -49,4 +52,9 @@ function isMissingModule(err: unknown, name: string): boolean {
   return (
     (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') && (e.message ?? '').includes(`${name}.`)
   );
+}
+
+// Also runnable directly (`tsx src/cli/main.ts <command>`, as the npm scripts do).
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
 }
