@@ -138,6 +138,7 @@ describe('vendor-XML entry points', function () {
     const cases: Array<[Record<string, string>, string]> = [
       [{}, 'forward'],
       [{ forward: '5557654321' }, 'forward'],
+      [{ forward: '+1555&"<x>' }, 'forward'],
       [{ forward: '+15557654321', webhook: 'http://hooks.example/x' }, 'webhook'],
       [{ forward: '+15557654321', webhook: 'not a url' }, 'webhook'],
       [{ forward: '+15557654321', tracks: 'outbound' }, 'tracks'],
@@ -152,6 +153,12 @@ describe('vendor-XML entry points', function () {
       expect(body.status).to.equal('error');
       expect(body.message, JSON.stringify(q)).to.match(new RegExp(`^${field}:`));
     }
+  });
+
+  it('answers 400 for a Host header that cannot name a socket address', async () => {
+    const r = await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321' }, { headers: { host: 'evil"host/x' } });
+    expect(r.status).to.equal(400);
+    expect((JSON.parse(r.body) as { message: string }).message).to.match(/^Host:/);
   });
 
   it('vendor A honeypot: <Connect><Stream> to the honeypot socket, then <Hangup/>', async () => {
