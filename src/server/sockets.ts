@@ -43,6 +43,14 @@ const MAX_PAYLOAD = 256 * 1024;
 /** Frames that may arrive while the first minute is charged; audio beyond this is shed. */
 const EARLY_LIMIT = 2000;
 
+/** Counters bound once: the per-frame path allocates nothing beyond the frame. */
+const FRAMES_IN = {
+  audio: metrics.framesIn.labels('audio'),
+  text: metrics.framesIn.labels('text'),
+  dtmf: metrics.framesIn.labels('dtmf'),
+  stop: metrics.framesIn.labels('stop'),
+} as const;
+
 export interface LiveSocketOptions {
   scheduler?: SchedulerLike;
   /** Shorter start timeouts (tests); the spec's 15 s / 10 s otherwise. */
@@ -246,7 +254,7 @@ function onMessage(
     ? serializer.decodeBinary(new Uint8Array(message))
     : serializer.decodeText(Buffer.from(message).toString('utf8'));
   if (d.type !== 'frame') return;
-  metrics.framesIn.inc({ kind: d.frame.kind });
+  FRAMES_IN[d.frame.kind].inc();
   if (d.frame.kind === 'audio') metrics.bytesIn.inc(d.frame.data.byteLength);
   if (conn.phase === 'live') conn.session!.push(d.frame);
   else if (conn.early.length < EARLY_LIMIT || d.frame.kind !== 'audio') conn.early.push(d.frame);
