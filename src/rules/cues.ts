@@ -118,14 +118,22 @@ export const CUES: readonly Cue[] = [
     id: 'account_alert',
     weight: 1.4,
     votes: { [GOV]: 0.5, 'Bank/Credit Card Company Imposter': 0.5 },
-    re: /\b(?:(?:suspicious|unusual|unauthori[sz]ed|fraudulent|illegal|criminal) (?:activit(?:y|ies)|charges?|transactions?|purchases?|orders?|log-?ins?|access)(?: (?:on|in|from|with|related to|under|to|against) (?:your|the|ur) (?:account|name|card|computer|identity|financial|social))?|(?:order|purchase|payment|charge|transaction) (?:of [^.]{0,40}? )?(?:has been |was |is being |being )?(?:placed|made|ordered|charged|billed|authori[sz]ed|processed) (?:on|from|to|using|with|under|in) (?:your|ur) (?:name|account|card)|pre-?authori[sz]ed (?:order|purchase|payment|charge)|(?:order|purchase|charge|payment|transaction)[^.]{0,60}\b(?:using|on|from|to|with|in|attached to) your (?:\w+ )?(?:account|card)|(?:if you did not|if you didn'?t|if you do not|to cancel|to dispute)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|cancel|dispute) (?:this|the|your|that) (?:order|purchase|transaction|charge|payment)|(?:your|ur) (?:account|identity|computer|ip address|card) (?:has been|have been|was|is|got) (?:hacked|compromised|breached|stolen|hijacked|infected|locked|blocked|suspended|frozen|flagged)|(?:we have |we've )?(?:blocked|locked|frozen|suspended|put (?:a )?(?:hold|on hold)(?: to| on)?) (?:all )?(?:access to )?(?:your|this|the) (?:account|transaction|card)|someone (?:tried|has tried|is trying|attempted) to (?:send|transfer|withdraw|log ?in|access|use|open|take))/i,
-    hint: ['suspicious', 'unusual', 'unauthori*', 'fraudulent', 'illegal', 'criminal', 'order*', 'purchase*', 'payment*', 'charge*', 'transaction*', 'authori*', 'hacked', 'compromised', 'breached', 'stolen', 'hijacked', 'infected', 'locked', 'blocked', 'suspended', 'frozen', 'flagged', 'hold', 'put', 'someone'],
+    re: /\b(?:(?:suspicious|unusual|unauthori[sz]ed|fraudulent|illegal|criminal) (?:activit(?:y|ies)|charges?|transactions?|purchases?|orders?|log-?ins?|access)(?: (?:on|in|from|with|related to|under|to|against) (?:your|the|ur) (?:account|name|card|computer|identity|financial|social))?|(?:order|purchase|payment|charge|transaction) (?:of [^.]{0,40}? )?(?:has been |was |is being |being )?(?:placed|made|ordered|charged|billed|authori[sz]ed|processed) (?:on|from|to|using|with|under|in) (?:your|ur) (?:name|account|card)|pre-?authori[sz]ed (?:order|purchase|payment|charge)|(?:order|purchase|charge|payment|transaction)[^.]{0,60}\b(?:using|on|from|to|with|in|attached to) your (?:\w+ )?(?:account|card)|(?:if you did not|if you didn'?t|if you do not|to cancel|to dispute)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|cancel|dispute) (?:this|the|your|that) (?:order|purchase|transaction|charge|payment)|(?:your|ur) (?:account|identity|computer|ip address|card) (?:has been|have been|was|is|got) (?:hacked|compromised|breached|stolen|hijacked|infected|locked|blocked|suspended|frozen|flagged)|(?:we have |we've )?(?:blocked|locked|frozen|suspended|put (?:a )?(?:hold|on hold)(?: to| on)?) (?:all )?(?:access to )?(?:your|this|the) (?:account|transaction|card)|someone (?:tried|has tried|is trying|attempted) to (?:send|transfer|withdraw|log ?in|access|use|open|take)|(?:charging|charged|billing|billed) you (?:\$|for)\s?\d)/i,
+    hint: ['suspicious', 'unusual', 'unauthori*', 'fraudulent', 'illegal', 'criminal', 'order*', 'purchase*', 'payment*', 'charge*', 'transaction*', 'authori*', 'hacked', 'compromised', 'breached', 'stolen', 'hijacked', 'infected', 'locked', 'blocked', 'suspended', 'frozen', 'flagged', 'hold', 'put', 'someone', 'charging', 'billing', 'billed'],
   },
   {
     id: 'dispute_prompt',
     weight: 1.0,
     re: /\b(?:(?:if you did not|if you didn'?t|if you do not|if you don'?t)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|do) (?:this|the|that|these|it)\b|(?:to|want to|like to|wish to) (?:stop (?:and|or) )?(?:cancel|dispute|stop|report) (?:this|the|your|that|it)(?: (?:order|purchase|transaction|charge|payment))?|(?:not )?authori[sz]ed by you|(?:to )?(?:authori[sz]e|approve) (?:this|the) (?:order|purchase|transaction|charge|payment))/i,
     hint: ['authorize', 'authorise', 'authorized', 'authorised', 'cancel', 'dispute', 'stop', 'report', 'approve', 'recognize', 'recognise', 'place', 'make', 'do'],
+  },
+
+  {
+    id: 'account_discount_bait',
+    weight: 1.2,
+    votes: { 'Calls pretending to be government, businesses, or family and friends': 1 },
+    re: /\b(?:(?:your|ur) (?:existing |current )?(?:\w+ )?(?:and \w+ )?accounts? (?:is|are|has been|have been) (?:now )?qualified (?:for|to get) (?:up to )?\d+ ?(?:%|percent)|\d+ ?(?:%|percent) (?:off |discount )?(?:to|for) all (?:of )?(?:its|our|their) (?:existing )?customers)/i,
+    hint: ['qualified', 'customers'],
   },
 
   // ── threats ──────────────────────────────────────────────────────────────────────────────

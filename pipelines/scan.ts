@@ -1,0 +1,102 @@
+/*
+ * Scan: score one finished call (a transcript, or utterances transcribed from a recording), file it when
+ * asked and the verdict is `scam`, and store it as a session of kind `scan`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Utterance } from '../src/domain/frames.js';
+import { countIntel, type Intel } from '../src/domain/intel.js';
+import type { StoredSession } from '../src/domain/session.js';
+import type { Verdict } from '../src/domain/verdict.js';
+import { callerText, formatTranscript, parseTranscript } from '../src/rules/index.js';
+import type { Services } from '../src/services.js';
+import { fileComplaints } from './filing.js';
+import { finalAnalysis } from './final-analysis.js';
+
+/** Spec: final analysis takes up to 20 seconds. */
+export const ANALYSIS_TIMEOUT_MS = 20_000;
+
+export interface ScanJob {
+  keyId: string;
+  /** The call's lines: parsed from a transcript (`speaker: text` lines allowed) or from the recogniser. */
+  utterances: readonly Utterance[];
+  from?: string;
+  to?: string;
+  report: boolean;
+  language?: string;
+  /** Length of the recording, when the scan was of audio. */
+  audioSeconds?: number;
+}
+
+export interface ScanResult {
+  session_id: string;
+  verdict: Verdict;
+  intel: Intel;
+  transcript: string;
+  reported: boolean;
+  reported_numbers: number;
+}
+
+/** A pasted transcript as utterances: only the caller's words are scored (see `parseTranscript`). */
+export function transcriptUtterances(text: string): Utterance[] {
+  return parseTranscript(text);
+}
+
+export async function runScan(
+  services: Services,
+  job: ScanJob,
+  signal: AbortSignal,
+  now: () => Date = () => new Date(),
+): Promise<ScanResult> {
+  const startedAt = now();
+  const sessionId = randomUUID();
+  const input = {
+    utterances: job.utterances,
+    callerText: callerText(job.utterances),
+    product: 'scan' as const,
+    ...(job.language ? { language: job.language } : {}),
+  };
+  // The model gets the same bound as a live call's final analysis; the request's own time-out still applies.
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(ANALYSIS_TIMEOUT_MS)]);
+  const { verdict, intel } = await finalAnalysis(input, services.llm, bounded, (e) =>
+    services.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept'),
+  );
+  const endedAt = now();
+  const filed = await fileComplaints(services.store, {
+    sessionId,
+    keyId: job.keyId,
+    product: 'scan',
+    report: job.report,
+    verdict,
+    from: job.from,
+    intel,
+    now: endedAt.toISOString(),
+  });
+  const transcript = formatTranscript(job.utterances);
+  const record: StoredSession = {
+    id: sessionId,
+    kind: 'scan',
+    protocol: 'http',
+    started_at: startedAt.toISOString(),
+    ended_at: endedAt.toISOString(),
+    duration_seconds: Math.round(job.audioSeconds ?? 0),
+    turns: job.utterances.length,
+    transcript,
+    score: verdict.score,
+    level: verdict.level,
+    category: verdict.category,
+    intel_count: countIntel(intel),
+    reported: filed.reported,
+    key_id: job.keyId,
+    state: 'ended',
+    node_id: services.config.nodeId,
+    tactics: verdict.tactics,
+    signals: verdict.signals,
+    intel,
+    reported_numbers: filed.reported_numbers,
+  };
+  if (job.from) record.from = job.from;
+  if (job.to) record.to = job.to;
+  if (verdict.summary) record.summary = verdict.summary;
+  await services.store.sessions.put(record);
+  return { session_id: sessionId, verdict, intel, transcript, ...filed };
+}

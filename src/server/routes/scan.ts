@@ -1,0 +1,75 @@
+import { probeDuration, transcribeScanAudio } from '../../audio/scan-audio.js';
+import { scanPrice } from '../../domain/prices.js';
+import type { Services } from '../../services.js';
+import { runScan, transcriptUtterances } from '../../../pipelines/scan.js';
+import { HttpError, ok, type Route } from '../types.js';
+import { parseScanRequest, SCAN_BODY_LIMIT } from './scan-request.js';
+
+export const SCAN_TIMEOUT_MS = 90_000;
+
+/** POST /voice/scan: score a transcript or a recording (spec, POST /scan). */
+export function scanRoutes(s: Services): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/voice/scan',
+      auth: 'header',
+      bodyLimit: SCAN_BODY_LIMIT,
+      timeoutMs: SCAN_TIMEOUT_MS,
+      handle: async (req) => {
+        if (!s.config.features.has('scan')) throw new HttpError(503, 'scan is not enabled on this deployment');
+        const scan = await parseScanRequest(req);
+        const keyId = req.key!.id;
+
+        let utterances = scan.transcript !== undefined ? transcriptUtterances(scan.transcript) : [];
+        let audioSeconds: number | undefined;
+        if (scan.audio) {
+          const audioInput = {
+            bytes: scan.audio.bytes,
+            encoding: scan.encoding,
+            field: scan.audio.field,
+            ...(scan.sampleRate !== undefined ? { sampleRate: scan.sampleRate } : {}),
+          };
+          // Priced on the decoded length before any transcription is paid for.
+          audioSeconds = await probeDuration(audioInput, req.signal);
+          const price = scanPrice(audioSeconds);
+          if (!(await s.store.keys.debit(keyId, price))) throw new HttpError(402, 'insufficient credits');
+          let heard: Awaited<ReturnType<typeof transcribeScanAudio>>;
+          try {
+            heard = await transcribeScanAudio(s, { ...audioInput, ...(scan.language ? { language: scan.language } : {}) }, req.signal);
+          } catch (e) {
+            // Nothing was scored: the caller does not pay for our failure to transcribe.
+            await s.store.keys.credit(keyId, price);
+            throw e;
+          }
+          utterances = heard.utterances;
+          audioSeconds = heard.seconds;
+        } else if (!(await s.store.keys.debit(keyId, scanPrice(undefined)))) {
+          throw new HttpError(402, 'insufficient credits');
+        }
+
+        const result = await runScan(
+          s,
+          {
+            keyId,
+            utterances,
+            report: scan.report,
+            ...(scan.from ? { from: scan.from } : {}),
+            ...(scan.to ? { to: scan.to } : {}),
+            ...(scan.language ? { language: scan.language } : {}),
+            ...(audioSeconds !== undefined ? { audioSeconds } : {}),
+          },
+          req.signal,
+        );
+        return ok({
+          session_id: result.session_id,
+          verdict: result.verdict,
+          intel: result.intel,
+          transcript: result.transcript,
+          reported: result.reported,
+          reported_numbers: result.reported_numbers,
+        });
+      },
+    },
+  ];
+}
