@@ -117,3 +117,23 @@ describe('live filter socket', function () {
     }
   });
 });
+
+describe('live filter on node shutdown', function () {
+  it('stops accepting, ends live sessions with final analysis, record and session.ended', async () => {
+    const server = await startTestServer();
+    const run = await openLive(`${server.wsUrl}/voice/filter/stream?key=${server.key}`);
+    send(run, { type: 'start', call_id: 'drained' });
+    transcript(run, SCAM_CALL[0]!);
+    await waitFor(run, 'transcript.line');
+    const store = server.services.store;
+    const id = run.events[0]!.session_id as string;
+    const closing = server.close();
+    const ended = await waitFor(run, 'session.ended');
+    // The record is written before session.ended is sent, and the store closes only after the drain.
+    expect((await store.sessions.get(id))?.state).to.equal('ended');
+    expect((await run.closed).code).to.equal(1000);
+    expect(ended.transcript).to.equal(`caller: ${SCAM_CALL[0]!}`);
+    expect(ended.session_id).to.equal(id);
+    await closing;
+  });
+});
