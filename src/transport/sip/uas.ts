@@ -45,6 +45,8 @@ export interface SipServerOptions {
   advertisedAddress?: string;
   rtpPorts: PortRange;
   rtpTimeoutMs: number;
+  /** How long the call rings (180) before the persona picks up; 0 answers at once. */
+  ringMs?: number;
   timers?: SipTimers;
 }
 
@@ -251,6 +253,12 @@ export class SipServer {
         reservation.release();
         return { status: 402, reason: `Payment Required (the first minute costs ${price} credits)` };
       }
+      txn.send(responseTo(req, 180, { toTag: call.localTag }));
+      if (this.opts.ringMs) await new Promise((r) => setTimeout(r, this.opts.ringMs));
+      if (call.cancelled) {
+        reservation.release();
+        return null;
+      }
       rtp = this.media(call, chosen);
       const rtpPort = await rtp.open();
       if (call.cancelled) {
@@ -268,7 +276,6 @@ export class SipServer {
         call.onEnd?.('cancel');
         return null;
       }
-      txn.send(responseTo(req, 180, { toTag: call.localTag }));
       const sdp = buildAnswer(offer, chosen, {
         address: this.advertised,
         port: rtpPort,
