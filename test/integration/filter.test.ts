@@ -125,12 +125,18 @@ describe('live filter on node shutdown', function () {
     send(run, { type: 'start', call_id: 'drained' });
     transcript(run, SCAM_CALL[0]!);
     await waitFor(run, 'transcript.line');
-    const store = server.services.store;
     const id = run.events[0]!.session_id as string;
+    // Watch the writes: the node closes its store right after the drain.
+    const sessions = server.services.store.sessions;
+    const put = sessions.put.bind(sessions);
+    const written: string[] = [];
+    sessions.put = async (rec) => {
+      await put(rec);
+      written.push(`${rec.id}:${rec.state}`);
+    };
     const closing = server.close();
     const ended = await waitFor(run, 'session.ended');
-    // The record is written before session.ended is sent, and the store closes only after the drain.
-    expect((await store.sessions.get(id))?.state).to.equal('ended');
+    expect(written).to.deep.equal([`${id}:ended`]);
     expect((await run.closed).code).to.equal(1000);
     expect(ended.transcript).to.equal(`caller: ${SCAM_CALL[0]!}`);
     expect(ended.session_id).to.equal(id);
