@@ -107,11 +107,15 @@ export const REACTIONS: Readonly<Record<CallerIntent, readonly string[]>> = {
   ],
   gift_card: [
     'Gift cards? I do not have any of those here. Which ones are they, from which shop?',
+    'I have found my purse, but my bus pass is in here too. Which cards was it again, and how many?',
+    'I have got my coat on. What is the name of the card I am looking for?',
     'I would have to go to the shop for that, and I do not drive after dark. Which card is it exactly?',
     'The lady at the shop always asks what they are for. What am I meant to tell her?',
   ],
   pay: [
     'I would need to ask {helper} about money things. How much is it, and where does it go?',
+    'I have found my chequebook. Who do I make it out to? Spell it for me.',
+    'I have got my reading glasses now. So what do I do first?',
     'I do not do any of that online paying. Is there another way? What do they call it?',
     'Pay? I thought you were helping me. Who is the money for, exactly?',
   ],
@@ -122,6 +126,7 @@ export const REACTIONS: Readonly<Record<CallerIntent, readonly string[]>> = {
   ],
   threat: [
     'Oh my goodness. I have never even had a parking ticket. Who did you say you were?',
+    'Please do not send anyone! What do I do first?',
     'Now you have got me in a state. What is your badge number, so I can tell my neighbour?',
     'Arrested? Me? Which office is this coming from?',
   ],
@@ -132,6 +137,7 @@ export const REACTIONS: Readonly<Record<CallerIntent, readonly string[]>> = {
   urgent: [
     'Slow down, please. I cannot go any faster than this.',
     'Give me a minute, I am not as quick as I used to be.',
+    'All right, all right, I am listening. What is the next step?',
   ],
   presence: ['Yes, yes, I am here. Sorry, I was looking for a pen.', 'I am still here. The line went funny for a moment.'],
   identity: ['Nice to talk to you. Where are you calling from again?', 'Oh, hello. Have you called me before? You sound familiar.'],

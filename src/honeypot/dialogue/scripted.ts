@@ -36,6 +36,8 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   let lastField: AskField | undefined;
 
   const remember = (t: string): string => {
+    const at = recent.indexOf(t);
+    if (at >= 0) recent.splice(at, 1);
     recent.push(t);
     while (recent.length > window) recent.shift();
     return t;
@@ -101,12 +103,8 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
         }
 
         // 3. Ask for what is still missing.
-        let fields = askable(state, intents, asks, maxAsks, lastField);
-        if (fields.length === 0 && asks.size > 0) {
-          // Everything missing was asked for already: start another round ("what was your number again?").
-          asks.clear();
-          fields = askable(state, intents, asks, maxAsks, lastField);
-        }
+        // Asking again for what the caller already said annoys them; once is enough, twice at most.
+        const fields = askable({ ...state, intel: withSelfNamed(state) }, intents, asks, maxAsks, lastField);
         // The first field with a question not asked recently in those words.
         let asked = false;
         for (const field of fields) {
@@ -138,12 +136,25 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
       // Every combination was said before: a stall and a nudge, never an exact repeat if avoidable.
       const stalls = [...STALLS, ...(persona.stalls ?? [])];
       for (let attempt = 0; attempt < 20; attempt++) {
-        const line = `${fill(pick(stalls, rng), persona)} ${fill(pick(KEEP_GOING, rng), persona)}`;
+        const line = `${fill(choose(stalls), persona)} ${fill(choose(KEEP_GOING), persona)}`;
         if (!said.has(line)) return line;
       }
       return fill(choose(stalls), persona);
     },
   };
+}
+
+/** "My name is …" / "this is … from": a name the rule engine may not have filed yet. */
+const SELF_NAMED = /\b(?:my name is|this is|i am|i'm)\s+((?:officer|agent|detective|mr\.?|mrs\.?|ms\.?)\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/;
+
+function withSelfNamed(state: DialogueState): Intel {
+  if (state.intel.names?.length) return state.intel;
+  for (const l of state.lines) {
+    if (l.role !== 'caller') continue;
+    const m = SELF_NAMED.exec(l.text);
+    if (m && !/^(The|A|An|Your|Calling)$/.test(m[2]!.split(' ')[0]!)) return { ...state.intel, names: [m[2]!] };
+  }
+  return state.intel;
 }
 
 const READBACK_FIELDS = ['names', 'callback_numbers', 'case_numbers', 'urls', 'emails'] as const;
