@@ -120,7 +120,10 @@ export class VendorASerializer implements Serializer {
     switch (frame.kind) {
       case 'audio':
         if (frame.data.byteLength === 0) return null;
-        return { ...textMessage({ event: 'media', streamSid, media: { payload: encodeBase64(frame.data) } }), audio: true };
+        return {
+          ...textMessage({ event: 'media', streamSid, media: { payload: encodeBase64(frame.data) } }),
+          audio: true,
+        };
       case 'mark':
         return textMessage({ event: 'mark', streamSid, mark: { name: frame.name } });
       case 'clear':

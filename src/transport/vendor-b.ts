@@ -36,7 +36,9 @@ export function parseVendorBStart(msg: JsonObject): { info: StartInfo } | { reas
   if (format.sample_rate !== undefined) {
     const r = Number(format.sample_rate);
     if (!Number.isInteger(r) || r < MIN_SAMPLE_RATE || r > MAX_SAMPLE_RATE) {
-      return { reason: `start.media_format.sample_rate must be an integer from ${MIN_SAMPLE_RATE} to ${MAX_SAMPLE_RATE}` };
+      return {
+        reason: `start.media_format.sample_rate must be an integer from ${MIN_SAMPLE_RATE} to ${MAX_SAMPLE_RATE}`,
+      };
     }
     sampleRate = r;
   }

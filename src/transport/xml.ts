@@ -29,21 +29,24 @@ export function el(
 }
 
 /** Characters XML 1.0 cannot carry at all (control characters other than tab, newline, CR). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** Escapes text for element content and double-quoted attributes alike. */
 export function escapeXml(value: string): string {
-  return value
-    .replace(FORBIDDEN, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    // Attribute-value normalisation would turn these into spaces: keep them as references.
-    .replace(/\t/g, '&#9;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;');
+  return (
+    value
+      .replace(FORBIDDEN, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      // Attribute-value normalisation would turn these into spaces: keep them as references.
+      .replace(/\t/g, '&#9;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+  );
 }
 
 function render(e: XmlElement, depth: number, out: string[]): void {

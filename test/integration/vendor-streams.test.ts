@@ -113,8 +113,22 @@ describe('vendor media streams over a real socket', function () {
     return ((await res.json()) as { session: Record<string, unknown> }).session;
   }
 
-  const filterCases: Array<{ name: FixtureName; vendor: Vendor; callId: string; from: string; to: string; dtmf: string }> = [
-    { name: 'vendor-a-filter', vendor: 'vendor_a', callId: 'CA6b1e3d5f7a9c2e4b6d8f0a1c3e5b7d9f', from: '+15551234567', to: '+15557654321', dtmf: '' },
+  const filterCases: Array<{
+    name: FixtureName;
+    vendor: Vendor;
+    callId: string;
+    from: string;
+    to: string;
+    dtmf: string;
+  }> = [
+    {
+      name: 'vendor-a-filter',
+      vendor: 'vendor_a',
+      callId: 'CA6b1e3d5f7a9c2e4b6d8f0a1c3e5b7d9f',
+      from: '+15551234567',
+      to: '+15557654321',
+      dtmf: '',
+    },
     {
       name: 'vendor-b-filter',
       vendor: 'vendor_b',
@@ -153,7 +167,13 @@ describe('vendor media streams over a real socket', function () {
     });
   }
 
-  const honeypotCases: Array<{ name: FixtureName; vendor: Vendor; toLinear: (b: number) => number; from: string; dtmf: string }> = [
+  const honeypotCases: Array<{
+    name: FixtureName;
+    vendor: Vendor;
+    toLinear: (b: number) => number;
+    from: string;
+    dtmf: string;
+  }> = [
     { name: 'vendor-a-honeypot', vendor: 'vendor_a', toLinear: mulawToLinear, from: '+15551234567', dtmf: '5#' },
     // Vendor B's fixture streams PCMA: the persona must answer in A-law.
     { name: 'vendor-b-honeypot', vendor: 'vendor_b', toLinear: alawToLinear, from: '+13122010094', dtmf: '9' },
@@ -177,7 +197,9 @@ describe('vendor media streams over a real socket', function () {
       expect(s.received.length).to.be.greaterThan(0);
       expectOnlyAllowed(c.vendor, 'honeypot', s.received, start.streamSid);
       const audio = Buffer.concat(
-        media().map((m) => Buffer.from((JSON.parse(m.data as string) as { media: { payload: string } }).media.payload, 'base64')),
+        media().map((m) =>
+          Buffer.from((JSON.parse(m.data as string) as { media: { payload: string } }).media.payload, 'base64'),
+        ),
       );
       let loud = 0;
       for (let i = 0; i + 160 <= audio.length; i += 160) {
@@ -201,7 +223,10 @@ describe('vendor media streams over a real socket', function () {
   it('a vendor start whose codec cannot be transcribed closes the socket with no events', async () => {
     const hook = hookFor('g722');
     const lines = loadSession('vendor-b-filter').map((l) => l.replace('"encoding":"PCMU"', '"encoding":"G722"'));
-    const run = await playVendor(`${live.wsUrl}/voice/filter/stream?key=${srv.key}`, withStartParams(lines, { webhook: hook.url }).slice(0, 3));
+    const run = await playVendor(
+      `${live.wsUrl}/voice/filter/stream?key=${srv.key}`,
+      withStartParams(lines, { webhook: hook.url }).slice(0, 3),
+    );
     expect(run.close.code).to.equal(1008);
     expect(run.received).to.deep.equal([]);
     await new Promise((r) => setTimeout(r, 200));
@@ -229,7 +254,9 @@ describe('vendor media streams over a real socket', function () {
       for (const params of [{ key: 'wrong-key-123456' }, {}] as Array<Record<string, string>>) {
         const hook = hookFor('keyless-bad');
         const lines = withStartParams(loadSession('vendor-b-filter'), { ...params, webhook: hook.url });
-        const run = await playVendor(`${live.wsUrl}/voice/filter/stream`, lines.slice(0, 5), VENDOR_HEADERS).catch((e: Error) => e);
+        const run = await playVendor(`${live.wsUrl}/voice/filter/stream`, lines.slice(0, 5), VENDOR_HEADERS).catch(
+          (e: Error) => e,
+        );
         if (run instanceof Error) {
           // Refusing the upgrade outright is also "no events".
           expect(run.message).to.match(/401/);

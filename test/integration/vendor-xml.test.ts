@@ -33,7 +33,11 @@ async function call(
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
       },
     );
@@ -63,7 +67,13 @@ describe('vendor-XML entry points', function () {
     const r = await call(
       srv,
       '/voice/filter/vendor-a-xml',
-      { key: srv.key, forward: '+15557654321', webhook: 'https://hooks.example/v?a=1&b="x"', language: 'en-US', report: 'true' },
+      {
+        key: srv.key,
+        forward: '+15557654321',
+        webhook: 'https://hooks.example/v?a=1&b="x"',
+        language: 'en-US',
+        report: 'true',
+      },
       { form: vendorForm, headers: { 'x-forwarded-proto': 'https', host: 'voice.example.com' } },
     );
     expect(r.status).to.equal(200);
@@ -85,14 +95,24 @@ describe('vendor-XML entry points', function () {
   });
 
   it('vendor A filter with tracks=both streams both tracks and says so in the parameters', async () => {
-    const r = await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321', tracks: 'both' }, { form: vendorForm });
+    const r = await call(
+      srv,
+      '/voice/filter/vendor-a-xml',
+      { key: srv.key, forward: '+15557654321', tracks: 'both' },
+      { form: vendorForm },
+    );
     const s = stream(parseXml(r.body), 'Start');
     expect(s.attrs.track).to.equal('both_tracks');
     expect(streamParameters(s).tracks).to.equal('both');
   });
 
   it('vendor B filter: PCMU stream and <Dial><Number>', async () => {
-    const r = await call(srv, '/voice/filter/vendor-b-xml', { key: srv.key, forward: '+442071234567' }, { form: vendorForm });
+    const r = await call(
+      srv,
+      '/voice/filter/vendor-b-xml',
+      { key: srv.key, forward: '+442071234567' },
+      { form: vendorForm },
+    );
     expect(r.status).to.equal(200);
     const root = parseXml(r.body);
     const s = stream(root, 'Start');
@@ -104,25 +124,42 @@ describe('vendor-XML entry points', function () {
   });
 
   it('reads a forward number whose + was not URL-encoded', async () => {
-    const r = await fetch(`${srv.url}/voice/filter/vendor-a-xml?key=${srv.key}&forward=+15557654321`, { method: 'POST' });
+    const r = await fetch(`${srv.url}/voice/filter/vendor-a-xml?key=${srv.key}&forward=+15557654321`, {
+      method: 'POST',
+    });
     expect(r.status).to.equal(200);
     expect(childrenNamed(parseXml(await r.text()), 'Dial')[0]?.text).to.equal('+15557654321');
   });
 
   it('GET previews the document with from/to from the query', async () => {
-    const r = await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321', from: '+15550001111' }, { method: 'GET' });
+    const r = await call(
+      srv,
+      '/voice/filter/vendor-a-xml',
+      { key: srv.key, forward: '+15557654321', from: '+15550001111' },
+      { method: 'GET' },
+    );
     expect(r.status).to.equal(200);
     expect(streamParameters(stream(parseXml(r.body), 'Start')).from).to.equal('+15550001111');
   });
 
   it('leaves out a withheld caller number instead of failing the call', async () => {
-    const r = await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321' }, { form: { From: 'anonymous' } });
+    const r = await call(
+      srv,
+      '/voice/filter/vendor-a-xml',
+      { key: srv.key, forward: '+15557654321' },
+      { form: { From: 'anonymous' } },
+    );
     expect(r.status).to.equal(200);
     expect(streamParameters(stream(parseXml(r.body), 'Start'))).to.not.have.property('from');
   });
 
   it('takes the key from the X-Auth header too (and still passes it to the stream)', async () => {
-    const r = await call(srv, '/voice/filter/vendor-b-xml', { forward: '+15557654321' }, { headers: { 'x-auth': srv.key } });
+    const r = await call(
+      srv,
+      '/voice/filter/vendor-b-xml',
+      { forward: '+15557654321' },
+      { headers: { 'x-auth': srv.key } },
+    );
     expect(r.status).to.equal(200);
     expect(streamParameters(stream(parseXml(r.body), 'Start')).key).to.equal(srv.key);
   });
@@ -156,7 +193,12 @@ describe('vendor-XML entry points', function () {
   });
 
   it('answers 400 for a Host header that cannot name a socket address', async () => {
-    const r = await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321' }, { headers: { host: 'evil"host/x' } });
+    const r = await call(
+      srv,
+      '/voice/filter/vendor-a-xml',
+      { key: srv.key, forward: '+15557654321' },
+      { headers: { host: 'evil"host/x' } },
+    );
     expect(r.status).to.equal(400);
     expect((JSON.parse(r.body) as { message: string }).message).to.match(/^Host:/);
   });
@@ -213,7 +255,9 @@ describe('vendor-XML entry points: deployment settings', () => {
   it('answers 503 when the feature is off', async () => {
     const srv = await startTestServer({ VOICE_FEATURES: 'scan' });
     try {
-      expect((await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321' })).status).to.equal(503);
+      expect(
+        (await call(srv, '/voice/filter/vendor-a-xml', { key: srv.key, forward: '+15557654321' })).status,
+      ).to.equal(503);
       expect((await call(srv, '/voice/honeypot/vendor-b-xml', { key: srv.key })).status).to.equal(503);
     } finally {
       await srv.close();

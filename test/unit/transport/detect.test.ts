@@ -59,7 +59,14 @@ describe('transport/detect', () => {
   });
 
   it('says nothing for frames that do not name a protocol', () => {
-    for (const t of ['', 'hello', '[]', '{"type":"transcript","text":"hi"}', '{"event":"media"}', '{"event":"start","start":{}}']) {
+    for (const t of [
+      '',
+      'hello',
+      '[]',
+      '{"type":"transcript","text":"hi"}',
+      '{"event":"media"}',
+      '{"event":"start","start":{}}',
+    ]) {
       expect(detectSerializer(t, 'filter'), t).to.equal(null);
     }
   });

@@ -123,10 +123,16 @@ describe('transport/vendor-a: bad input', () => {
   it('counts and drops media with invalid base64', () => {
     const s = new VendorASerializer('filter');
     s.decodeText(JSON.stringify({ event: 'start', streamSid: 'MZ1', start: { callSid: 'CA1' } }));
-    expect(s.decodeText('{"event":"media","media":{"track":"inbound","payload":"@@@@"}}')).to.deep.equal({ type: 'ignore' });
-    expect(s.decodeText('{"event":"media","media":{"track":"inbound","payload":"AAA"}}')).to.deep.equal({ type: 'ignore' });
+    expect(s.decodeText('{"event":"media","media":{"track":"inbound","payload":"@@@@"}}')).to.deep.equal({
+      type: 'ignore',
+    });
+    expect(s.decodeText('{"event":"media","media":{"track":"inbound","payload":"AAA"}}')).to.deep.equal({
+      type: 'ignore',
+    });
     expect(s.invalidFrames).to.equal(2);
-    expect(s.decodeText('{"event":"media","media":{"track":"inbound","payload":""}}')).to.deep.equal({ type: 'ignore' });
+    expect(s.decodeText('{"event":"media","media":{"track":"inbound","payload":""}}')).to.deep.equal({
+      type: 'ignore',
+    });
     expect(s.invalidFrames).to.equal(2);
   });
 

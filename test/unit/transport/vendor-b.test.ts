@@ -19,7 +19,9 @@ function framesOf(ds: Decoded[]): Frame[] {
 
 function startWith(start: Record<string, unknown>, product: 'filter' | 'honeypot' = 'filter') {
   const s = new VendorBSerializer(product);
-  const d = s.decodeText(JSON.stringify({ event: 'start', stream_id: 'sid-1', start: { call_control_id: 'v2:abc', ...start } }));
+  const d = s.decodeText(
+    JSON.stringify({ event: 'start', stream_id: 'sid-1', start: { call_control_id: 'v2:abc', ...start } }),
+  );
   return { s, d };
 }
 
@@ -113,7 +115,12 @@ describe('transport/vendor-b: codecs and bad input', () => {
     const { s, d } = startWith({ media_format: { encoding: 'L16', sample_rate: 16000, channels: 1 } }, 'honeypot');
     expect(d.type === 'start' && d.info.audio).to.deep.equal({ encoding: 'pcm16', sampleRate: 16000 });
     // 0x0102 and 0x0304 on the wire (big-endian) are [0x02,0x01,0x04,0x03] in pcm16.
-    const m = s.decodeText(JSON.stringify({ event: 'media', media: { track: 'inbound', payload: Buffer.from([1, 2, 3, 4]).toString('base64') } }));
+    const m = s.decodeText(
+      JSON.stringify({
+        event: 'media',
+        media: { track: 'inbound', payload: Buffer.from([1, 2, 3, 4]).toString('base64') },
+      }),
+    );
     expect(m.type === 'frame' && m.frame.kind === 'audio' && [...m.frame.data]).to.deep.equal([2, 1, 4, 3]);
     const out = s.encodeOutbound({ kind: 'audio', data: new Uint8Array([2, 1, 4, 3]) });
     expect(JSON.parse(out!.data as string).media.payload).to.equal(Buffer.from([1, 2, 3, 4]).toString('base64'));

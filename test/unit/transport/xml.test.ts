@@ -35,7 +35,14 @@ describe('transport/xml: vendor documents', () => {
   const params = { key: 'k&"<', from: '+15551234567', webhook: NASTY, language: undefined, report: '' };
 
   it('vendor A filter: <Start><Stream> on the inbound track with parameters, then <Dial>', () => {
-    const root = parseXml(filterXml('vendor_a', { streamUrl: 'wss://x.example/voice/filter/stream', forward: '+15557654321', bothTracks: false, params }));
+    const root = parseXml(
+      filterXml('vendor_a', {
+        streamUrl: 'wss://x.example/voice/filter/stream',
+        forward: '+15557654321',
+        bothTracks: false,
+        params,
+      }),
+    );
     expect(root.name).to.equal('Response');
     expect(root.children.map((c) => c.name)).to.deep.equal(['Start', 'Dial']);
     const stream = root.children[0]!.children[0]!;
@@ -47,12 +54,16 @@ describe('transport/xml: vendor documents', () => {
   });
 
   it('vendor A filter with both tracks streams both_tracks', () => {
-    const root = parseXml(filterXml('vendor_a', { streamUrl: 'wss://x/s', forward: '+15557654321', bothTracks: true, params: {} }));
+    const root = parseXml(
+      filterXml('vendor_a', { streamUrl: 'wss://x/s', forward: '+15557654321', bothTracks: true, params: {} }),
+    );
     expect(root.children[0]!.children[0]!.attrs.track).to.equal('both_tracks');
   });
 
   it('vendor B filter: PCMU stream and <Dial><Number>', () => {
-    const root = parseXml(filterXml('vendor_b', { streamUrl: 'wss://x/s', forward: '+15557654321', bothTracks: false, params }));
+    const root = parseXml(
+      filterXml('vendor_b', { streamUrl: 'wss://x/s', forward: '+15557654321', bothTracks: false, params }),
+    );
     const stream = root.children[0]!.children[0]!;
     expect(stream.attrs.codec).to.equal('PCMU');
     const dial = childrenNamed(root, 'Dial')[0]!;
