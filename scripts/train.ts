@@ -21,7 +21,13 @@ import { scoreText } from '../src/rules/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SPACE: FeatureSpace = { hashBits: 14 };
-const OPTIONS = { l2Words: 3e-3, l2Cues: 1e-4, iterations: 600, learningRate: 0.3 };
+const OPTIONS = {
+  l2Words: Number(process.env.TRAIN_L2_WORDS ?? 1e-5),
+  l2Topics: Number(process.env.TRAIN_L2_TOPICS ?? 1e-2),
+  l2Cues: Number(process.env.TRAIN_L2_CUES ?? 1e-4),
+  iterations: 600,
+  learningRate: 0.3,
+};
 /** Hand-written rows count as much as this many corpus rows each: few, but they carry the hard cases. */
 const HANDWRITTEN_WEIGHT = 4;
 
@@ -94,6 +100,7 @@ function main(): void {
     platt: { a: 1, b: 0 },
     categories: [...centroids].map(([category, centroid]) => ({ category, centroid })),
     minCategorySimilarity: 0.08,
+    styleCap: 0.55,
     trained: {},
   };
   const uncalibrated = new LocalModel(draft);

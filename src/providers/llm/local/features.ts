@@ -1,8 +1,8 @@
 /*
  * Text → sparse feature vector for the embedded model.
  *
- * Two groups: hashed word unigrams and bigrams (presence, L2-normalised so a long call weighs no
- * more than a short one), and evidence cues (presence). Speaker labels are stripped first: they
+ * Two groups: hashed word unigrams and bigrams (presence, averaged so a long call weighs no more
+ * than a short one), and evidence cues (presence). Speaker labels are stripped first: they
  * differ by data source and would teach the model which corpus a line came from.
  */
 import { CUES, findCues, type CueHit } from './evidence.js';
@@ -64,11 +64,13 @@ export function featurise(text: string, space: FeatureSpace): Featurised {
     if (i + 1 < words.length) buckets.add(hash32(`${words[i]} ${words[i + 1]}`) & mask);
   }
   const index = [...buckets].sort((a, b) => a - b);
-  const norm = index.length ? 1 / Math.sqrt(index.length) : 0;
+  // Mean, not L2, normalisation: with L2 the words' share of the margin grows with the square root
+  // of the length, and a long honest conversation drifts toward whatever words lean scam.
+  const norm = index.length ? 1 / index.length : 0;
   const value = index.map(() => norm);
   const hits = findCues(lower);
   const offset = cueOffset(space);
-  const present = new Set(hits.map((h) => CUES.indexOf(h.cue)));
+  const present = new Set(hits.filter((h) => h.cue.kind !== 'marker').map((h) => CUES.indexOf(h.cue)));
   for (const c of [...present].sort((a, b) => a - b)) {
     index.push(offset + c);
     value.push(1);

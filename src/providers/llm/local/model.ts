@@ -8,9 +8,10 @@ import { isVerdictCategory, type VerdictCategory } from '../../../domain/categor
 import { clampScore, SUSPICIOUS_AT } from '../../../domain/levels.js';
 import type { Tactic } from '../../../domain/tactics.js';
 import type { Assessment } from '../../../domain/verdict.js';
-import { CUE_NAMES, CUES, type CueHit } from './evidence.js';
+import { CUE_NAMES, CUES, hasScamCue, type CueHit } from './evidence.js';
 import { cueOffset, dot, featurise, type FeatureSpace, type SparseVector } from './features.js';
 import { sigmoid } from './train.js';
+import { ruleCategory } from './weak-labels.js';
 
 export interface ModelArtefact {
   format: 'scamlr';
@@ -27,6 +28,11 @@ export interface ModelArtefact {
   categories: Array<{ category: VerdictCategory; centroid: Record<string, number> }>;
   /** Below this cosine similarity to every centroid a scam gets the catch-all subject. */
   minCategorySimilarity: number;
+  /**
+   * Highest score for a call without one evidence or topic cue: style alone ("this is an automated
+   * message… press 1") may make a call suspicious, never likely_scam.
+   */
+  styleCap: number;
   trained: Record<string, unknown>;
 }
 
@@ -60,6 +66,7 @@ export class LocalModel {
     return dot(this.weights, featurise(text, this.space).vector) + this.artefact.bias;
   }
 
+  /** The calibrated probability, before the style cap. */
   probability(text: string): number {
     const { a, b } = this.artefact.platt;
     return sigmoid(a * this.margin(text) + b);
@@ -68,14 +75,15 @@ export class LocalModel {
   assess(text: string): Assessment {
     const f = featurise(text, this.space);
     const { a, b } = this.artefact.platt;
-    const score = clampScore(sigmoid(a * (dot(this.weights, f.vector) + this.artefact.bias) + b));
+    let score = clampScore(sigmoid(a * (dot(this.weights, f.vector) + this.artefact.bias) + b));
+    if (!hasScamCue(f.hits)) score = Math.min(score, this.artefact.styleCap);
     const flagged = score >= SUSPICIOUS_AT;
     const evidence = this.rankHits(f.hits);
     const sentences = sentenceSpans(cased(text, f.lower));
     const quoted = uniqueSentences(evidence, sentences);
     const out: Assessment = {
       score,
-      category: flagged ? this.category(f.vector) : 'none',
+      category: flagged ? (ruleCategory(f.lower) ?? this.category(f.vector)) : 'none',
       tactics: flagged ? tacticsOf(evidence) : [],
       signals: flagged ? quoted.slice(0, MAX_SIGNALS).map((s) => `"${clip(s.text, 160)}"`) : [],
     };

@@ -5,12 +5,12 @@
 import type { VerdictCategory } from '../../../domain/categories.js';
 import { CUES } from './evidence.js';
 
-/** Per-feature L2 penalty: word buckets and topic cues strong, evidence cues weak. */
+/** Per-feature L2 penalty: topic cues strong, evidence cues weak, words on their own scale. */
 function penalties(space: FeatureSpace, o: LogisticOptions): Float64Array {
   const offset = cueOffset(space);
   const out = new Float64Array(dimension(space)).fill(o.l2Words);
   CUES.forEach((c, i) => {
-    out[offset + i] = c.kind === 'evidence' ? o.l2Cues : o.l2Words;
+    out[offset + i] = c.kind === 'evidence' ? o.l2Cues : o.l2Topics;
   });
   return out;
 }
@@ -24,8 +24,10 @@ export interface TrainingRow {
 }
 
 export interface LogisticOptions {
-  /** L2 penalty on word features and topic cues: strong, so style and topic alone cannot carry a verdict. */
+  /** L2 penalty on word features (their values are averaged, so the scale differs from the cues'). */
   l2Words: number;
+  /** L2 penalty on topic cues: strong, so a topic alone cannot carry a verdict. */
+  l2Topics: number;
   /** L2 penalty on evidence cues: weak, so evidence is what the model leans on. */
   l2Cues: number;
   iterations: number;

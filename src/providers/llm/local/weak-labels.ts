@@ -1,31 +1,41 @@
 /*
- * Weak category labels for training-only robocalls, which carry no per-call subject. First match
- * wins, most specific story first; a scam that matches nothing is `Scammers`. Used only to build
- * the category centroids, never as a verdict.
+ * Category rules: the subject a call's story names, first match wins, most specific story first.
+ * They give the training robocalls (which carry no per-call subject) weak labels for the category
+ * centroids, and at inference they decide first; the centroids decide only when no rule matches.
  */
 import type { Category } from '../../../domain/categories.js';
 
+const IMPOSTER: Category = 'Calls pretending to be government, businesses, or family and friends';
+
 const RULES: ReadonlyArray<[RegExp, Category]> = [
-  [/\b(?:irs|internal revenue|tax (?:debt|relief|return|department|liabilit)|back taxes)\b/, 'Tax Collection'],
+  [/\b(?:grandma|grandpa|grandson|granddaughter|bail (?:money|bond)|your (?:son|daughter|nephew|niece|grandchild)\b[^.?!]{0,50}\b(?:accident|arrested|jail|hospital))\b/, IMPOSTER],
+  [/\b(?:irs|internal revenue|tax (?:debt|relief|return|department|liabilit\w*)|back taxes)\b/, 'Tax Collection'],
+  [/\b(?:computer|virus|technical support|tech support|windows|microsoft|hack(?:ed|er)|anydesk|teamviewer)\b/, 'Computer & Technical Support'],
+  [/\b(?:sweepstakes|lottery|you(?:'ve| have)? (?:just )?won(?!')|grand prize|claim (?:your|the) prize)\b/, 'Lotteries, Prizes & Sweepstakes'],
   [/\b(?:student loans?|interest rates?|debt relief|consolidat\w*|credit card (?:debt|balance)|lower your (?:monthly )?payments?)\b/, 'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)'],
+  [/\b(?:loan)\b[^.?!]{0,80}\b(?:fee|deposit|insurance)\b/, 'Advance Fee Loan'],
   [/\b(?:warranty|vehicle service|auto protection)\b/, 'Warranties & Protection Plans'],
   [/\b(?:medicare|health insurance|back brace|knee brace|prescription|medical alert|diabetic)\b/, 'Medical & Prescriptions'],
-  [/\b(?:electric(?:ity)? (?:company|bill|service)|utility|power (?:company|will be)|gas company|disconnect\w*)\b/, 'Utility'],
-  [/\b(?:computer|virus|technical support|tech support|windows|microsoft|hack(?:ed|er))\b/, 'Computer & Technical Support'],
+  [/\b(?:electric(?:ity)?|utility|power (?:company|will be)|gas company|water (?:company|bill))\b/, 'Utility'],
   [/\b(?:cruise|vacation|resort|timeshare|hotel|hilton|marriott)\b/, 'Travel/Vacation/Timeshare'],
-  [/\b(?:you(?:'ve| have)? won|prize|sweepstakes|lottery)\b/, 'Lotteries, Prizes & Sweepstakes'],
   [/\b(?:bitcoin|crypto\w*)\b/, 'Cryptocurrency'],
-  [/\b(?:visa|mastercard|card ?member services|card services|your bank account|fraud department of your bank)\b/, 'Bank/Credit Card Company Imposter'],
-  [/\b(?:social security|ssa|ssn|federal|government|police|sheriff|warrant|legal (?:department|action)|lawsuit|embassy|consulate|customs|immigration|amazon|apple|order (?:has been )?placed|pre-?authori[sz]ed)\b/, 'Calls pretending to be government, businesses, or family and friends'],
+  [/\b(?:visa|mastercard|card ?member services|card services|your bank|fraud department)\b/, 'Bank/Credit Card Company Imposter'],
+  [/\b(?:social security|ssa|ssn|federal|government|police|sheriff|warrant|legal (?:department|action)|lawsuit|embassy|consulate|customs|immigration|amazon|apple|order (?:has been )?placed|pre-?authori[sz]ed)\b/, IMPOSTER],
+  [/\b(?:work from home|job offer|earn \$?\d+ (?:a|per) (?:day|week))\b/, 'Work From Home & Other Ways To Make Money'],
   [/\b(?:business loan|line of credit|cash advance|merchant)\b/, 'Financial Services'],
-  [/\b(?:directv|dish|discount|special offer|promotion|solar)\b/, 'Advertising'],
+  [/\b(?:directv|direct tv|dish network|discount|special offer|promotion|solar)\b/, 'Advertising'],
   [/\b(?:survey|poll)\b/, 'Surveys'],
   [/\b(?:google (?:listing|business)|directory|yellow pages)\b/, 'Yellow Pages/Directories'],
 ];
 
+/** The subject a rule names, or undefined when none does. */
+export function ruleCategory(lower: string): Category | undefined {
+  for (const [re, category] of RULES) if (re.test(lower)) return category;
+  return undefined;
+}
+
 export function weakCategory(lower: string, language?: string): Category {
   // The Chinese-language robocalls are package, customs and embassy impersonations.
-  if (language === 'zh') return 'Calls pretending to be government, businesses, or family and friends';
-  for (const [re, category] of RULES) if (re.test(lower)) return category;
-  return 'Scammers';
+  if (language === 'zh') return IMPOSTER;
+  return ruleCategory(lower) ?? 'Scammers';
 }
