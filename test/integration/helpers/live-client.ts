@@ -66,3 +66,12 @@ export const CLEAN_CALL = [
   'If you need to reschedule, just give the front desk a ring whenever it suits you.',
   'Thanks so much, and have a lovely day.',
 ];
+
+/** Waits until `n` events of this type arrived. */
+export async function waitForCount(run: LiveRun, type: string, n: number, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (run.events.filter((e) => e.type === type).length < n) {
+    if (Date.now() - t0 > ms) throw new Error(`fewer than ${n} ${type} events within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
