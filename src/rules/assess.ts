@@ -17,19 +17,21 @@ function tacticGroupSum(weights: number[]): number {
 
 /** The evidence sum in log-odds, before calibration. */
 export function evidenceLogit(hits: readonly Hit[]): number {
-  const byTactic = new Map<Tactic, number[]>();
+  const byGroup = new Map<string, number[]>();
+  const tactics = new Set<Tactic>();
   let z = 0;
   for (const h of hits) {
-    const t = h.cue.tactic;
-    if (t && h.cue.weight > 0) {
-      const list = byTactic.get(t) ?? [];
+    const g = h.cue.group ?? h.cue.tactic;
+    if (h.cue.tactic) tactics.add(h.cue.tactic);
+    if (g && h.cue.weight > 0) {
+      const list = byGroup.get(g) ?? [];
       list.push(h.cue.weight);
-      byTactic.set(t, list);
+      byGroup.set(g, list);
     } else z += h.cue.weight;
   }
-  for (const list of byTactic.values()) z += tacticGroupSum(list);
+  for (const list of byGroup.values()) z += tacticGroupSum(list);
   // Call-back mechanics alone are how honest reminders work too; they do not count toward diversity.
-  const distinct = [...byTactic.keys()].filter((t) => t !== 'callback_pressure').length;
+  const distinct = [...tactics].filter((t) => t !== 'callback_pressure').length;
   z += TACTIC_DIVERSITY_BONUS[Math.min(distinct, TACTIC_DIVERSITY_BONUS.length - 1)]!;
   return z;
 }

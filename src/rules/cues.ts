@@ -20,6 +20,8 @@ export interface Cue {
   tactic?: Tactic;
   votes?: Partial<Record<Category, number>>;
   negatable?: boolean;
+  /** Cues that describe the same thing saturate together (as cues of one tactic do). Default: the tactic. */
+  group?: string;
   hint: readonly string[];
 }
 
@@ -116,6 +118,7 @@ export const CUES: readonly Cue[] = [
   // ── alerts about the listener's accounts (the hook of most imposter calls) ─────────────
   {
     id: 'account_alert',
+    group: 'alert',
     weight: 1.4,
     votes: { [GOV]: 0.5, 'Bank/Credit Card Company Imposter': 0.5 },
     re: /\b(?:(?:suspicious|unusual|unauthori[sz]ed|fraudulent|illegal|criminal) (?:activit(?:y|ies)|charges?|transactions?|purchases?|orders?|log-?ins?|access)(?: (?:on|in|from|with|related to|under|to|against) (?:your|the|ur) (?:account|name|card|computer|identity|financial|social))?|(?:order|purchase|payment|charge|transaction) (?:of [^.]{0,40}? )?(?:has been |was |is being |being )?(?:placed|made|ordered|charged|billed|authori[sz]ed|processed) (?:on|from|to|using|with|under|in) (?:your|ur) (?:name|account|card)|pre-?authori[sz]ed (?:order|purchase|payment|charge)|(?:order|purchase|charge|payment|transaction)[^.]{0,60}\b(?:using|on|from|to|with|in|attached to) your (?:\w+ )?(?:account|card)|(?:if you did not|if you didn'?t|if you do not|to cancel|to dispute)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|cancel|dispute) (?:this|the|your|that) (?:order|purchase|transaction|charge|payment)|(?:your|ur) (?:account|identity|computer|ip address|card) (?:has been|have been|was|is|got) (?:hacked|compromised|breached|stolen|hijacked|infected|locked|blocked|suspended|frozen|flagged)|(?:we have |we've )?(?:blocked|locked|frozen|suspended|put (?:a )?(?:hold|on hold)(?: to| on)?) (?:all )?(?:access to )?(?:your|this|the) (?:account|transaction|card)|someone (?:tried|has tried|is trying|attempted) to (?:send|transfer|withdraw|log ?in|access|use|open|take)|(?:charging|charged|billing|billed) you (?:\$|for)\s?\d)/i,
@@ -123,6 +126,7 @@ export const CUES: readonly Cue[] = [
   },
   {
     id: 'dispute_prompt',
+    group: 'alert',
     weight: 1.0,
     re: /\b(?:(?:if you did not|if you didn'?t|if you do not|if you don'?t)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|do) (?:this|the|that|these|it)\b|(?:to|want to|like to|wish to) (?:stop (?:and|or) )?(?:cancel|dispute|stop|report) (?:this|the|your|that|it)(?: (?:order|purchase|transaction|charge|payment))?|(?:not )?authori[sz]ed by you|(?:to )?(?:authori[sz]e|approve) (?:this|the) (?:order|purchase|transaction|charge|payment))/i,
     hint: ['authorize', 'authorise', 'authorized', 'authorised', 'cancel', 'dispute', 'stop', 'report', 'approve', 'recognize', 'recognise', 'place', 'make', 'do'],
@@ -305,7 +309,7 @@ export const CUES: readonly Cue[] = [
   {
     id: 'unsolicited_robocall',
     weight: 0.8,
-    re: /\b(?:to be (?:removed|taken off|placed on)[^.]{0,40}(?:list|calls)|do[- ]not[- ]call list|(?:we|i) (?:have been|'ve been) trying to (?:reach|contact) you|this (?:is an?|call is an?) (?:automated|recorded|pre-?recorded) (?:message|call)|(?:this|the) (?:call|message) is (?:to inform|to notify|regarding|in regards? to|intended for) you|(?:this message is )?(?:fully |only )?intended for you|the purpose of (?:this|my|our) call is|(?:i am|i'm|this is) an? (?:automated|artificial|virtual|recorded|computer)|(?:this is )?a (?:final )?courtesy call|on a recorded line)\b/i,
+    re: /\b(?:to be (?:removed|taken off|placed on)[^.]{0,40}(?:list|calls)|do[- ]not[- ]call list|(?:we|i) (?:have been|'ve been) trying to (?:reach|contact) you|(?:this|the) (?:call|message) is (?:to inform|to notify|regarding|in regards? to|intended for) you|(?:this message is )?(?:fully |only )?intended for you|the purpose of (?:this|my|our) call is|(?:i am|i'm) an? (?:artificial|virtual|computer)|(?:this is )?a final courtesy call)\b/i,
     hint: ['removed', 'taken', 'placed', 'list', 'trying', 'automated', 'recorded', 'inform', 'notify', 'regarding', 'regards', 'regard', 'intended', 'purpose', 'artificial', 'virtual', 'computer', 'courtesy'],
   },
   {
@@ -448,7 +452,7 @@ export const CUES: readonly Cue[] = [
   // ── benign framing: honest businesses say these, scripts rarely do ──────────────────────
   {
     id: 'safety_disclaimer',
-    weight: -1.6,
+    weight: -2.0,
     re: /\b(?:(?:never|not|won't|do not|don't|would never)(?: ever)? (?:(?:call|text|email|contact) (?:you )?(?:to )?)?(?:ask|request)(?: you)?(?: (?:for|to (?:share|give|provide|send|read|confirm|verify|pay)))|(?:never|do not|don'?t) (?:share|give|read|tell)(?: (?:this|the|your))? (?:code|password|pin)(?:s)?(?: (?:with|to) anyone| to anybody)?|(?:call|contact) (?:us at )?the number on the back of your card|log (?:in|into) (?:the|our|your) (?:official )?(?:app|website) directly)\b/i,
     hint: ['ask', 'request', 'code', 'codes', 'password', 'passwords', 'pin', 'pins', 'card', 'directly'],
   },

@@ -191,7 +191,9 @@ export function amounts(text: string): string[] {
 }
 
 // ── street addresses ─────────────────────────────────────────────────────────────────────────
-const STREET = String.raw`(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|highway|hwy|parkway|pkwy|circle|cir|terrace|suite)`;
+const STREET_WORDS = ['street', 'st', 'avenue', 'ave', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'court', 'ct', 'way', 'place', 'pl', 'highway', 'hwy', 'parkway', 'pkwy', 'circle', 'cir', 'terrace'];
+/** Street suffixes in lower or capitalised form; street names themselves must be capitalised. */
+const STREET = `(?:${STREET_WORDS.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]).join('|')})`;
 const ADDRESS = new RegExp(
   String.raw`\b\d{1,6}\s+(?:[NSEW]\.?\s+)?(?:[A-Z][a-z]+\s+){1,3}${STREET}\b\.?(?:,?\s+(?:(?:suite|apt|unit|#)\s*\w+,?\s+)?[A-Z][a-z]+(?:\s[A-Z][a-z]+)?(?:,?\s+[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?|\bP\.?\s?O\.?\s+Box\s+\d+`,
   'g',
@@ -207,8 +209,12 @@ const NOT_NAMES = new Set([
   'an automated', 'important', 'urgent', 'regarding', 'about', 'to', 'very', 'so', 'really', 'in', 'on', 'at', 'fine',
   'good', 'okay', 'ok', 'well', 'ready', 'sure', 'calling you', 'amazon', 'apple', 'microsoft', 'social', 'final',
 ]);
-const NAME =
-  /\b(?:my name is|this is|i am|i'm|speaking with|it's)\s+((?:officer|agent|detective|sergeant|inspector|dr\.?|mr\.?|mrs\.?|ms\.?)\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b|\b(officer|agent|detective|sergeant|inspector|investigator)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/g;
+const TITLE = String.raw`(?:[Oo]fficer|[Aa]gent|[Dd]etective|[Ss]ergeant|[Ii]nspector|[Ii]nvestigator|[Dd]eputy|Dr\.?|Mr\.?|Mrs\.?|Ms\.?)`;
+/** Introductions ("my name is …", "this is Officer …"); the name itself must be capitalised. */
+const NAME = new RegExp(
+  String.raw`\b(?:[Mm]y name is|[Tt]his is|I am|I'm|[Ss]peaking with|[Ii]t's)\s+(${TITLE}\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b|\b(${TITLE})\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`,
+  'g',
+);
 
 export function names(text: string): string[] {
   const out: string[] = [];
@@ -230,7 +236,11 @@ const ORG_PHRASE =
 export function organizations(text: string): string[] {
   const out = findLexicon(text, ORGANIZATIONS);
   for (const m of text.matchAll(ORG_PHRASE)) {
-    const org = (m[1] ?? '').replace(/\s+(?:of|and|for)$/i, '').replace(/^the\s+/i, '').trim();
+    const org = (m[1] ?? '')
+      .replace(/[.,'-]+$/, '')
+      .replace(/\s+(?:of|and|for)$/i, '')
+      .replace(/^the\s+/i, '')
+      .trim();
     if (org.split(/\s+/).length === 1 && org.length < 3) continue;
     if (!/^[A-Z]/.test(org) || /^(I|You|We|Your|My|Our|This|That)$/.test(org)) continue;
     if (!out.some((x) => x.toLowerCase() === org.toLowerCase() || org.toLowerCase().includes(x.toLowerCase()))) out.push(org);

@@ -103,8 +103,9 @@ function spell(run: readonly Tok[]): string {
  */
 const TLD = String.raw`(?:com|net|org|info|biz|us|co|io|gov|edu|me|xyz|online|site|support|help|live|app|uk|ca|in)`;
 const LABEL = String.raw`[a-z0-9]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[a-z0-9]+)*`;
-const SPOKEN_EMAIL = new RegExp(String.raw`\b(${LABEL})\s+at\s+((?:[a-z0-9-]+\s+dot\s+)+${TLD})\b`, 'gi');
-const SPOKEN_HOST = new RegExp(String.raw`\b((?:www\s+dot\s+)?(?:[a-z0-9-]+\s+dot\s+)+${TLD})\b`, 'gi');
+const HOST_LABEL = String.raw`[a-z0-9]+(?:\s+(?:dash|hyphen)\s+[a-z0-9]+)*`;
+const SPOKEN_EMAIL = new RegExp(String.raw`\b(${LABEL})\s+at\s+((?:${HOST_LABEL}\s+dot\s+)+${TLD})\b`, 'gi');
+const SPOKEN_HOST = new RegExp(String.raw`\b((?:www\s+dot\s+)?(?:${HOST_LABEL}\s+dot\s+)+${TLD})\b`, 'gi');
 
 function joinSpoken(s: string): string {
   return s
