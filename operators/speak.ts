@@ -8,8 +8,7 @@ export interface SpeechRequest {
 }
 
 export type SpeechResult =
-  | { ok: true; request: SpeechRequest; audio: SpeechAudio }
-  | { ok: false; request: SpeechRequest; error: string };
+  { ok: true; request: SpeechRequest; audio: SpeechAudio } | { ok: false; request: SpeechRequest; error: string };
 
 /**
  * Text → speech, one request at a time in order. A refusal becomes a failed result (the session decides

@@ -65,7 +65,15 @@ async function call(server: TestServer, persona: Persona, scam: ScamProfile): Pr
     return true;
   };
 
-  ws.send(JSON.stringify({ type: 'start', call_id: `sim-${persona.id}-${scam.type}`, from: scam.from, encoding: 'mulaw', sample_rate: 8000 }));
+  ws.send(
+    JSON.stringify({
+      type: 'start',
+      call_id: `sim-${persona.id}-${scam.type}`,
+      from: scam.from,
+      encoding: 'mulaw',
+      sample_rate: 8000,
+    }),
+  );
   await waitPersona(1);
   const scammer = new Scammer(scam);
   let seconds = words(String(personaLines()[0]?.text ?? '')) / ((persona.tts.rate ?? 150) / 60);
@@ -114,10 +122,13 @@ function controls(): Array<{ engine: string; turns: number }> {
   const out: Array<{ engine: string; turns: number }> = [];
   for (const [engine, make] of [
     ['parrot', () => parrot],
-    ['stall-only', () => {
-      let i = 0;
-      return () => stalls[i++ % stalls.length]!;
-    }],
+    [
+      'stall-only',
+      () => {
+        let i = 0;
+        return () => stalls[i++ % stalls.length]!;
+      },
+    ],
   ] as const) {
     for (const scam of SCAMS) {
       const scammer = new Scammer(scam);
@@ -140,7 +151,11 @@ function table(results: CallResult[], key: 'persona' | 'scam'): string {
     const rs = results.filter((r) => r[key] === g);
     return `| ${g} | ${rs[0]!.engine} | ${rs.length} | ${mean(rs.map((r) => r.simulatedMinutes)).toFixed(1)} | ${mean(rs.map((r) => r.turns)).toFixed(1)} | ${mean(rs.map((r) => r.intelFields.length)).toFixed(1)} | ${Math.round((100 * rs.filter((r) => r.filed).length) / rs.length)}% |`;
   });
-  return [`| ${key} | engine | calls | minutes on the line | turns | intel fields | filed |`, '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    `| ${key} | engine | calls | minutes on the line | turns | intel fields | filed |`,
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 export async function runHoneypotSim(repeat = 2): Promise<{ results: CallResult[]; markdown: string }> {
@@ -173,13 +188,19 @@ export async function runHoneypotSim(repeat = 2): Promise<{ results: CallResult[
     '',
     table(all, 'scam'),
     '',
-    `Intel fields extracted (share of calls): ${[...fieldCounts.entries()].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f} ${Math.round((100 * n) / all.length)}%`).join(', ')}.`,
+    `Intel fields extracted (share of calls): ${[...fieldCounts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([f, n]) => `${f} ${Math.round((100 * n) / all.length)}%`)
+      .join(', ')}.`,
     '',
     'The scammer model (bench/honeypot-sim/scammer.ts): it answers questions it recognises (name and spelling, company, callback number, badge or case number, website, program, payment rail, amount, email, office), then goes on with its pitch; when the pitch is over it applies pressure and loses one patience point per pressure turn; hearing a persona line it already heard costs two, being asked a third time for something it already said costs one, and three lines in a row with neither a question nor a sign of compliance make it hang up at once. A line that sounds like compliance ("it says…", "I have found my purse", "what do I do first?") buys one point back, up to its starting patience (5 or 6).',
     '',
     `Controls against the same scammers (in process, no socket): ${ctlText}.`,
     '',
-    `Why the scammer hung up: ${[...whys.entries()].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} (${n})`).join(', ')}.`,
+    `Why the scammer hung up: ${[...whys.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([w, n]) => `${w} (${n})`)
+      .join(', ')}.`,
   ].join('\n');
   return { results, markdown };
 }
@@ -201,7 +222,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const at = args.indexOf('--repeat');
   const repeat = at >= 0 ? Math.max(1, Number(args[at + 1]) || 2) : 2;
   const { results, markdown } = await runHoneypotSim(repeat);
-  fs.writeFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json'), JSON.stringify(results, null, 2));
+  fs.writeFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json'),
+    JSON.stringify(results, null, 2),
+  );
   console.log(markdown);
   if (args.includes('--write')) writeResults(markdown);
   process.exit(0);

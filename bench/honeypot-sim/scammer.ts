@@ -9,12 +9,21 @@ type Field = 'name' | 'org' | 'callback' | 'case' | 'url' | 'tool' | 'payment' |
 
 const QUESTIONS: ReadonlyArray<[Field, RegExp]> = [
   ['name', /\b(your name|who am i speaking|who is this|spell (it|that)|how do you spell|full name)\b/i],
-  ['org', /\b(which company|calling from|who (did you say )?(you are|you're) with|department|which office|from the bank, or)\b/i],
-  ['callback', /\b(number (can|should) i call|call you back|ring you back|your (direct )?(line|number)|number for you)\b/i],
+  [
+    'org',
+    /\b(which company|calling from|who (did you say )?(you are|you're) with|department|which office|from the bank, or)\b/i,
+  ],
+  [
+    'callback',
+    /\b(number (can|should) i call|call you back|ring you back|your (direct )?(line|number)|number for you)\b/i,
+  ],
   ['case', /\b(badge|case number|reference number|employee number)\b/i],
   ['url', /\b(website|web address|what do i type|where do i go on the computer)\b/i],
   ['tool', /\b(program|install)\b/i],
-  ['payment', /\b(which gift card|what kind of card|which card is it|apps? on the phone|which way do you want|how would i even pay|which ones are they)\b/i],
+  [
+    'payment',
+    /\b(which gift card|what kind of card|which card is it|apps? on the phone|which way do you want|how would i even pay|which ones are they)\b/i,
+  ],
   ['amount', /\b(how much|is that dollars)\b/i],
   ['email', /\bemail\b/i],
   ['address', /\b(where is your office|address of your office)\b/i],

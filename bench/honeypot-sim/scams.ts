@@ -46,7 +46,7 @@ export const SCAMS: readonly ScamProfile[] = [
       'You can pay with Google Play gift cards from any store.',
     ],
     pressure: [
-      'Ma\'am, the virus is stealing your bank details right now. We must act fast.',
+      "Ma'am, the virus is stealing your bank details right now. We must act fast.",
       'Just go to the store and buy the cards, it will take ten minutes.',
       'If you hang up, your computer will be locked permanently.',
       'Read me the numbers on the back of the cards.',
@@ -129,9 +129,9 @@ export const SCAMS: readonly ScamProfile[] = [
       'You can pay it with Bitcoin at the machine in the grocery store.',
     ],
     pressure: [
-      'Your grandson is very scared, ma\'am. He needs to get out tonight.',
+      "Your grandson is very scared, ma'am. He needs to get out tonight.",
       'Please keep this secret, the family must not know.',
-      'The judge closes the case at five o\'clock.',
+      "The judge closes the case at five o'clock.",
       'Go to the store now, I will stay on the line.',
     ],
     patience: 5,
@@ -158,7 +158,7 @@ export const SCAMS: readonly ScamProfile[] = [
     pressure: [
       'The prize expires today if the fee is not paid.',
       'Other winners are waiting, I need your answer now.',
-      'Don\'t you want your car and the money?',
+      "Don't you want your car and the money?",
       'Just buy the cards and read me the codes.',
     ],
     patience: 6,

@@ -49,7 +49,11 @@ export interface ConversationDeps {
   end: (reason: EndReason) => void;
 }
 
-export function conversation(deps: ConversationDeps, heard$: Observable<Utterance>, frames$: Observable<Frame>): Observable<Utterance> {
+export function conversation(
+  deps: ConversationDeps,
+  heard$: Observable<Utterance>,
+  frames$: Observable<Frame>,
+): Observable<Utterance> {
   return new Observable<Utterance>((sub) => {
     const { persona, scheduler, timing, tts } = deps;
     const lines: Utterance[] = [];
@@ -100,7 +104,10 @@ export function conversation(deps: ConversationDeps, heard$: Observable<Utteranc
       say$
         .pipe(
           speak((text, signal) =>
-            tts!.synthesize(text, voiceFor(tts!, persona), signal, { rate: persona.tts.rate, pitch: persona.tts.pitch }),
+            tts!.synthesize(text, voiceFor(tts!, persona), signal, {
+              rate: persona.tts.rate,
+              pitch: persona.tts.pitch,
+            }),
           ),
         )
         .subscribe((r) => {
@@ -124,24 +131,22 @@ export function conversation(deps: ConversationDeps, heard$: Observable<Utteranc
         }),
 
       // Playback in real time; barge-in clears it.
-      clips$
-        .pipe(paceAudio({ scheduler, frameBytes: frameBytes(deps.format), interrupt$ }))
-        .subscribe((f) => {
-          if (finished) return;
-          deps.outbound(f);
-          if (f.kind === 'mark') {
-            const kind = kinds.get(f.name);
-            kinds.delete(f.name);
-            queued = Math.max(0, queued - 1);
-            if (kind === 'goodbye') return hangup();
-            if (queued === 0) silence$.next('persona_end');
-          } else if (f.kind === 'clear') {
-            queued = 0;
-            kinds.clear();
-            if (hangingUp) return hangup();
-            silence$.next('persona_end');
-          }
-        }),
+      clips$.pipe(paceAudio({ scheduler, frameBytes: frameBytes(deps.format), interrupt$ })).subscribe((f) => {
+        if (finished) return;
+        deps.outbound(f);
+        if (f.kind === 'mark') {
+          const kind = kinds.get(f.name);
+          kinds.delete(f.name);
+          queued = Math.max(0, queued - 1);
+          if (kind === 'goodbye') return hangup();
+          if (queued === 0) silence$.next('persona_end');
+        } else if (f.kind === 'clear') {
+          queued = 0;
+          kinds.clear();
+          if (hangingUp) return hangup();
+          silence$.next('persona_end');
+        }
+      }),
 
       // The caller talking over the persona.
       activity$.pipe(bargeIn({ threshold: VOICE_RMS_THRESHOLD })).subscribe(() => {
@@ -150,10 +155,12 @@ export function conversation(deps: ConversationDeps, heard$: Observable<Utteranc
       }),
 
       // Silence: prompt, prompt, prompt, goodbye.
-      silence$.pipe(silencePrompts({ scheduler, silenceMs: timing.silenceMs, maxPrompts: timing.maxPrompts })).subscribe((a) => {
-        if (a.kind === 'prompt') say(silencePrompt(a.n, deps.rng), 'prompt');
-        else say(goodbye(deps.rng), 'goodbye');
-      }),
+      silence$
+        .pipe(silencePrompts({ scheduler, silenceMs: timing.silenceMs, maxPrompts: timing.maxPrompts }))
+        .subscribe((a) => {
+          if (a.kind === 'prompt') say(silencePrompt(a.n, deps.rng), 'prompt');
+          else say(goodbye(deps.rng), 'goodbye');
+        }),
 
       // Answers: when the caller's turn is over, one at a time.
       turn$
@@ -212,7 +219,10 @@ export function conversation(deps: ConversationDeps, heard$: Observable<Utteranc
         return await deps.engine.reply(state, ac.signal);
       } catch (e) {
         if (ac.signal.aborted) return null;
-        deps.report(e instanceof Error ? e.message : String(e), 'the persona reply failed; a scripted line was used instead');
+        deps.report(
+          e instanceof Error ? e.message : String(e),
+          'the persona reply failed; a scripted line was used instead',
+        );
         return deps.fallback === deps.engine ? null : await deps.fallback.reply(state, ac.signal).catch(() => null);
       } finally {
         aborts.delete(ac);

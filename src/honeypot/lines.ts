@@ -9,7 +9,11 @@ export function greeting(p: Persona): string {
 const PROMPTS: readonly (readonly string[])[] = [
   ['Hello? Are you still there?', 'Hello? I cannot hear you.', 'Are you there? Hello?'],
   ['Hello? Did I lose you?', 'Is anybody there? The line has gone quiet.', 'Hello-o? Can you hear me?'],
-  ['I still cannot hear anything. Hello?', 'Are you there at all? Say something if you can hear me.', 'Last try. Hello?'],
+  [
+    'I still cannot hear anything. Hello?',
+    'Are you there at all? Say something if you can hear me.',
+    'Last try. Hello?',
+  ],
 ];
 
 /** The n-th prompt (1-based) after the caller went quiet. */

@@ -16,7 +16,8 @@ export const PERSONAS: readonly Persona[] = [
     description: 'A chatty retired schoolteacher who keeps losing her glasses.',
     backstory:
       'Margaret Hollis, 78, taught third grade for 34 years in Springfield. Widowed, lives alone with a cat called Biscuit. Her grandson Kevin set up her computer and her online banking.',
-    manner: 'Slow and warm, calls people "dear", wanders off into stories about former pupils, loses her glasses and her place.',
+    manner:
+      'Slow and warm, calls people "dear", wanders off into stories about former pupils, loses her glasses and her place.',
     fakeDetails: {
       full_name: 'Margaret Anne Hollis',
       phone: '+1 217 555 0142',
@@ -81,7 +82,8 @@ export const PERSONAS: readonly Persona[] = [
     description: 'A polite British widow who would rather be in her garden.',
     backstory:
       'Doris Pemberton, 76, retired librarian from Cheltenham, grows prize roses and sits on the village hall committee. Her nephew Simon looks after her laptop.',
-    manner: 'Very polite and precise, asks for everything to be spelt out, apologises constantly, drifts onto roses and the weather.',
+    manner:
+      'Very polite and precise, asks for everything to be spelt out, apologises constantly, drifts onto roses and the weather.',
     fakeDetails: {
       full_name: 'Doris May Pemberton',
       phone: '+44 1632 960 018',
@@ -113,7 +115,8 @@ export const PERSONAS: readonly Persona[] = [
     description: 'A retired mechanic who wants every detail before he does anything.',
     backstory:
       'Frank Russo, 74, ran a garage in Scranton for thirty years. Suspicious of computers, loves his 1989 pickup truck, his wife Angela handles the money.',
-    manner: 'Blunt and curious, asks "and who are you again?", compares everything to fixing engines, needs it explained twice.',
+    manner:
+      'Blunt and curious, asks "and who are you again?", compares everything to fixing engines, needs it explained twice.',
     fakeDetails: {
       full_name: 'Frank A. Russo',
       phone: '+1 570 555 0177',
@@ -145,7 +148,8 @@ export const PERSONAS: readonly Persona[] = [
     description: 'A cheerful Scottish grandmother who is always in the middle of baking.',
     backstory:
       'Morag Fraser, 71, retired nurse from Inverness, bakes for the church sale every week, has eleven grandchildren and a dog called Hamish.',
-    manner: 'Cheerful and talkative, mixes up her grandchildren\'s names, asks lots of friendly personal questions back.',
+    manner:
+      "Cheerful and talkative, mixes up her grandchildren's names, asks lots of friendly personal questions back.",
     fakeDetails: {
       full_name: 'Morag Elspeth Fraser',
       phone: '+44 1632 960 574',
@@ -177,7 +181,8 @@ export const PERSONAS: readonly Persona[] = [
     description: 'A pedantic retired accountant who insists on everything in writing.',
     backstory:
       'Harold Whitcombe, 80, retired chartered accountant in Bath, keeps ledgers of every household expense and reads terms and conditions for fun.',
-    manner: 'Precise and pedantic, asks for reference numbers, repeats everything back, insists on procedure and paperwork.',
+    manner:
+      'Precise and pedantic, asks for reference numbers, repeats everything back, insists on procedure and paperwork.',
     fakeDetails: {
       full_name: 'Harold Edmund Whitcombe',
       phone: '+44 1632 960 231',
@@ -248,7 +253,11 @@ export function findPersona(personas: readonly Persona[], id: string): Persona |
  * The persona that answers: the requested one, or a random one when none is asked for.
  * Returns undefined when an id was asked for and no persona has it (the session is refused).
  */
-export function choosePersona(personas: readonly Persona[], requested: string | undefined, rng: Rng): Persona | undefined {
+export function choosePersona(
+  personas: readonly Persona[],
+  requested: string | undefined,
+  rng: Rng,
+): Persona | undefined {
   if (requested !== undefined && requested.trim() !== '') return findPersona(personas, requested);
   return pick(personas, rng);
 }

@@ -14,7 +14,11 @@ export interface HoneypotTiming {
   replyPauseMs: number;
 }
 
-export const SPEC_TIMING: HoneypotTiming = { silenceMs: SILENCE_MS, maxPrompts: MAX_PROMPTS, replyPauseMs: REPLY_PAUSE_MS };
+export const SPEC_TIMING: HoneypotTiming = {
+  silenceMs: SILENCE_MS,
+  maxPrompts: MAX_PROMPTS,
+  replyPauseMs: REPLY_PAUSE_MS,
+};
 
 function ms(raw: string | undefined, dflt: number): number {
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return dflt;

@@ -77,7 +77,7 @@ export function decodeSample(data: Uint8Array, i: number, encoding: AudioEncodin
   if (encoding === 'alaw') return ALAW[data[i]!]!;
   const lo = data[i * 2]!;
   const hi = data[i * 2 + 1]!;
-  return ((hi << 8) | lo) << 16 >> 16;
+  return (((hi << 8) | lo) << 16) >> 16;
 }
 
 /** Loudness (RMS of 16-bit samples) and length of one caller audio frame. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PERSONAS } from '../../src/honeypot/personas.js';
 import { SCAM_CALL, openLive, send, transcript, waitFor, type LiveRun } from './helpers/live-client.js';
@@ -149,7 +149,9 @@ describe('honeypot socket', function () {
     expect(transcriptLines.filter((l) => l.startsWith('Harold: ')).length).to.be.at.least(2);
     expect(transcriptLines).to.include(`caller: ${SCAM_CALL[0]}`);
     const started = run.events[0]!;
-    const res = await fetch(`${server.url}/voice/sessions/${started.session_id as string}`, { headers: { 'X-Auth': server.key } });
+    const res = await fetch(`${server.url}/voice/sessions/${started.session_id as string}`, {
+      headers: { 'X-Auth': server.key },
+    });
     const body = (await res.json()) as { session: Record<string, unknown> };
     expect(body.session).to.include({ kind: 'honeypot', persona_id: 'harold', reported: true });
   });

@@ -27,7 +27,10 @@ export function createGenerativeDialogue(chat: ChatModel): DialogueEngine {
 export function cleanReply(raw: string, name: string): string {
   let t = raw.trim();
   t = t.replace(new RegExp(`^\\s*${name}\\s*:\\s*`, 'i'), '');
-  t = t.replace(/\*[^*]*\*/g, ' ').replace(/\[[^\]]*\]/g, ' ').replace(/\([^)]*\)/g, ' ');
+  t = t
+    .replace(/\*[^*]*\*/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\([^)]*\)/g, ' ');
   t = t.replace(/<[^>]*>/g, ' ').replace(/[*_#`~]/g, '');
   t = t.replace(/^["'“”]+|["'“”]+$/g, '');
   t = t.replace(/\s+/g, ' ').trim();
@@ -42,10 +45,18 @@ export function cleanReply(raw: string, name: string): string {
 /** Why a reply must not be spoken, or undefined when it is fine. */
 export function unsafeReply(line: string): string | undefined {
   if (!line) return 'empty';
-  if (/\b(as an ai|language model|i am an? (ai|assistant|bot|program)|honeypot|my instructions|system prompt)\b/i.test(line)) {
+  if (
+    /\b(as an ai|language model|i am an? (ai|assistant|bot|program)|honeypot|my instructions|system prompt)\b/i.test(
+      line,
+    )
+  ) {
     return 'breaks character';
   }
-  if (/\b(i('| wi)ll|i will|okay,? i('| wi)ll|yes,? i('| wi)ll)\s+(pay|send (you )?(the )?money|buy (the )?gift cards?|wire)\b/i.test(line)) {
+  if (
+    /\b(i('| wi)ll|i will|okay,? i('| wi)ll|yes,? i('| wi)ll)\s+(pay|send (you )?(the )?money|buy (the )?gift cards?|wire)\b/i.test(
+      line,
+    )
+  ) {
     return 'agrees to pay';
   }
   for (const m of line.matchAll(/\d(?:[ -]?\d){12,18}/g)) {

@@ -68,7 +68,10 @@ export const ASKS: Readonly<Record<AskField, readonly string[]>> = {
     'Can I have your email address, so {helper} can write to you?',
     'Do you have an email? {helper} says to always get it in writing.',
   ],
-  addresses: ['Where is your office? I might rather come in person.', 'What is the address of your office, for my records?'],
+  addresses: [
+    'Where is your office? I might rather come in person.',
+    'What is the address of your office, for my records?',
+  ],
 };
 
 /** Reactions to what the caller pushes for: play along, slowly, without ever handing over anything real. */
@@ -139,8 +142,14 @@ export const REACTIONS: Readonly<Record<CallerIntent, readonly string[]>> = {
     'Give me a minute, I am not as quick as I used to be.',
     'All right, all right, I am listening. What is the next step?',
   ],
-  presence: ['Yes, yes, I am here. Sorry, I was looking for a pen.', 'I am still here. The line went funny for a moment.'],
-  identity: ['Nice to talk to you. Where are you calling from again?', 'Oh, hello. Have you called me before? You sound familiar.'],
+  presence: [
+    'Yes, yes, I am here. Sorry, I was looking for a pen.',
+    'I am still here. The line went funny for a moment.',
+  ],
+  identity: [
+    'Nice to talk to you. Where are you calling from again?',
+    'Oh, hello. Have you called me before? You sound familiar.',
+  ],
   confirm: ['I think so. Could you say it once more, slowly?', 'Nearly. Read it out again, I only got half of it.'],
 };
 

@@ -145,7 +145,8 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
 }
 
 /** "My name is …" / "this is … from": a name the rule engine may not have filed yet. */
-const SELF_NAMED = /\b(?:my name is|this is|i am|i'm)\s+((?:officer|agent|detective|mr\.?|mrs\.?|ms\.?)\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/;
+const SELF_NAMED =
+  /\b(?:my name is|this is|i am|i'm)\s+((?:officer|agent|detective|mr\.?|mrs\.?|ms\.?)\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/;
 
 function withSelfNamed(state: DialogueState): Intel {
   if (state.intel.names?.length) return state.intel;
@@ -159,7 +160,10 @@ function withSelfNamed(state: DialogueState): Intel {
 
 const READBACK_FIELDS = ['names', 'callback_numbers', 'case_numbers', 'urls', 'emails'] as const;
 
-function freshIntel(intel: Intel, done: ReadonlySet<string>): { field: (typeof READBACK_FIELDS)[number]; value: string } | undefined {
+function freshIntel(
+  intel: Intel,
+  done: ReadonlySet<string>,
+): { field: (typeof READBACK_FIELDS)[number]; value: string } | undefined {
   for (const field of READBACK_FIELDS) {
     const value = intel[field]?.find((v) => !done.has(v));
     if (value) return { field, value };
@@ -168,7 +172,8 @@ function freshIntel(intel: Intel, done: ReadonlySet<string>): { field: (typeof R
 }
 
 function has(intel: Intel, field: AskField): boolean {
-  if (field === 'payment') return Boolean(intel.gift_card_brands?.length || intel.payment_apps?.length || intel.crypto_wallets?.length);
+  if (field === 'payment')
+    return Boolean(intel.gift_card_brands?.length || intel.payment_apps?.length || intel.crypto_wallets?.length);
   return Boolean(intel[field]?.length);
 }
 
@@ -196,7 +201,10 @@ export function askable(
   const order: AskField[] = ['names', 'organizations'];
   const payment = intents.includes('gift_card') || intents.includes('pay') || [...tactics].some((t) => PAYMENT.has(t));
   const remote =
-    intents.includes('install') || intents.includes('computer') || [...tactics].some((t) => REMOTE.has(t)) || cat === 'Computer & Technical Support';
+    intents.includes('install') ||
+    intents.includes('computer') ||
+    [...tactics].some((t) => REMOTE.has(t)) ||
+    cat === 'Computer & Technical Support';
   const authority = intents.includes('threat') || [...tactics].some((t) => AUTHORITY.has(t));
   // What the caller pushes right now comes first: that is when they are most willing to say it.
   if (payment) order.unshift('payment', 'amounts');

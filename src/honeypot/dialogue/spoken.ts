@@ -5,11 +5,7 @@ export function speakDigits(value: string): string {
   return value
     .trim()
     .split(/[\s-]+/)
-    .map((group) =>
-      [...group]
-        .map((ch) => (/\d/.test(ch) ? WORDS[Number(ch)] : ch))
-        .join(' '),
-    )
+    .map((group) => [...group].map((ch) => (/\d/.test(ch) ? WORDS[Number(ch)] : ch)).join(' '))
     .join(', ');
 }
 

@@ -76,7 +76,10 @@ export function createEspeak(opts: EspeakOptions = {}): TextToSpeech {
       const id = nextId++;
       const req: SynthRequest = { id, text, voice, rate: options?.rate, pitch: options?.pitch };
       return new Promise<SpeechAudio>((resolve, reject) => {
-        const timer = setTimeout(() => done(new ProviderError('espeak', 'speech synthesis timed out', true)), timeoutMs);
+        const timer = setTimeout(
+          () => done(new ProviderError('espeak', 'speech synthesis timed out', true)),
+          timeoutMs,
+        );
         const onAbort = (): void => done(new ProviderError('espeak', 'aborted'));
         const done = (err: Error | null, audio?: SpeechAudio): void => {
           clearTimeout(timer);

@@ -53,15 +53,32 @@ function harness(over: Partial<ConversationDeps> = {}) {
     ...over,
   };
   let completed = false;
-  const sub = conversation(deps, heard$, frames$).subscribe({ next: (u) => lines.push(u), complete: () => (completed = true) });
+  const sub = conversation(deps, heard$, frames$).subscribe({
+    next: (u) => lines.push(u),
+    complete: () => (completed = true),
+  });
   const callerSays = (text: string, endOfTurn = true): void => {
     frames$.next({ kind: 'text', track: 'inbound', text, final: true, endOfTurn });
     heard$.next({ role: 'caller', speaker: 'caller', text, at: clock.now });
   };
-  return { clock, persona, heard$, frames$, out, ends, errors, lines, sub, callerSays, deps, isCompleted: () => completed };
+  return {
+    clock,
+    persona,
+    heard$,
+    frames$,
+    out,
+    ends,
+    errors,
+    lines,
+    sub,
+    callerSays,
+    deps,
+    isCompleted: () => completed,
+  };
 }
 
-const audioFrames = (out: OutboundFrame[]) => out.filter((f): f is Extract<OutboundFrame, { kind: 'audio' }> => f.kind === 'audio');
+const audioFrames = (out: OutboundFrame[]) =>
+  out.filter((f): f is Extract<OutboundFrame, { kind: 'audio' }> => f.kind === 'audio');
 
 describe('honeypot conversation', () => {
   it('greets at once in the client encoding, 20 ms frames paced in real time, then a mark', async () => {
@@ -158,7 +175,9 @@ describe('honeypot conversation', () => {
   it('a greeting that cannot be spoken reports session.error and ends the session', async () => {
     const h = harness({ tts: toneVoice((t) => t.startsWith('Hello? This is Margaret')) });
     await h.clock.advance(100);
-    expect(h.errors).to.deep.equal([{ error: 'voice refused', text: "speech synthesis failed for the persona's greeting" }]);
+    expect(h.errors).to.deep.equal([
+      { error: 'voice refused', text: "speech synthesis failed for the persona's greeting" },
+    ]);
     expect(h.ends).to.deep.equal(['error']);
     expect(h.lines).to.have.length(0);
     h.sub.unsubscribe();
@@ -178,11 +197,17 @@ describe('honeypot conversation', () => {
     await h.clock.advance(1000);
     h.callerSays('This is the bank fraud department.');
     await h.clock.advance(2000);
-    expect(h.errors[0]).to.deep.equal({ error: 'model refused', text: 'the persona reply failed; a scripted line was used instead' });
+    expect(h.errors[0]).to.deep.equal({
+      error: 'model refused',
+      text: 'the persona reply failed; a scripted line was used instead',
+    });
     expect(h.lines).to.have.length(2); // the scripted fallback was spoken
     h.callerSays('Your account is compromised.');
     await h.clock.advance(2000);
-    expect(h.errors[1]).to.deep.equal({ error: 'voice refused', text: "speech synthesis failed for the persona's reply" });
+    expect(h.errors[1]).to.deep.equal({
+      error: 'voice refused',
+      text: "speech synthesis failed for the persona's reply",
+    });
     expect(h.ends).to.deep.equal([]);
     h.callerSays('Hello?');
     await h.clock.advance(2000);

@@ -8,13 +8,18 @@ import { silencePrompts, type SilenceSignal } from '../../../operators/silence-p
 import { speak } from '../../../operators/speak.js';
 import type { OutboundFrame } from '../../../src/domain/frames.js';
 
-const newScheduler = () => new TestScheduler((a, b) => {
-  expect(a).to.deep.equal(b);
-});
+const newScheduler = () =>
+  new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  });
 
 describe('honeypot operators', () => {
   describe('replyTiming', () => {
-    const sig: Record<string, TurnSignal> = { l: { kind: 'line' }, e: { kind: 'end_of_turn' }, a: { kind: 'activity' } };
+    const sig: Record<string, TurnSignal> = {
+      l: { kind: 'line' },
+      e: { kind: 'end_of_turn' },
+      a: { kind: 'activity' },
+    };
 
     it('answers at once on end_of_turn, whether the mark comes after or before its line', () => {
       const t = newScheduler();
@@ -29,7 +34,9 @@ describe('honeypot operators', () => {
       t.run(({ cold, expectObservable }) => {
         const s = cold('l 999ms a 2s l', sig);
         // line at 0, activity at 1000 → answer at 2200; second line at 3001 → answer at 4201
-        expectObservable(s.pipe(replyTiming({ scheduler: t, pauseMs: 1200 }))).toBe('2200ms x 2000ms x', { x: undefined });
+        expectObservable(s.pipe(replyTiming({ scheduler: t, pauseMs: 1200 }))).toBe('2200ms x 2000ms x', {
+          x: undefined,
+        });
       });
     });
 
@@ -62,10 +69,12 @@ describe('honeypot operators', () => {
           s: 'persona_start',
           e: 'persona_end',
         });
-        expectObservable(s.pipe(silencePrompts({ scheduler: t }))).toBe(
-          '10s a 9999ms b 9999ms c 9999ms (h|)',
-          { a: { kind: 'prompt', n: 1 }, b: { kind: 'prompt', n: 2 }, c: { kind: 'prompt', n: 3 }, h: { kind: 'hangup' } },
-        );
+        expectObservable(s.pipe(silencePrompts({ scheduler: t }))).toBe('10s a 9999ms b 9999ms c 9999ms (h|)', {
+          a: { kind: 'prompt', n: 1 },
+          b: { kind: 'prompt', n: 2 },
+          c: { kind: 'prompt', n: 3 },
+          h: { kind: 'hangup' },
+        });
       });
     });
 
@@ -81,14 +90,20 @@ describe('honeypot operators', () => {
       const t = newScheduler();
       t.run(({ cold, expectObservable }) => {
         const s = cold<SilenceSignal>('e 1s s 20s e', { e: 'persona_end', s: 'persona_start' });
-        expectObservable(s.pipe(silencePrompts({ scheduler: t, silenceMs: 8000 }))).toBe('21002ms 8s a', { a: { kind: 'prompt', n: 1 } });
+        expectObservable(s.pipe(silencePrompts({ scheduler: t, silenceMs: 8000 }))).toBe('21002ms 8s a', {
+          a: { kind: 'prompt', n: 1 },
+        });
       });
     });
   });
 
   describe('paceAudio', () => {
-    const clip = (name: string, bytes: number): Clip => ({ name, data: new Uint8Array(bytes).fill(name.charCodeAt(0)) });
-    const simplify = (f: OutboundFrame): string => (f.kind === 'audio' ? `a${f.data.length}` : f.kind === 'mark' ? `m:${f.name}` : f.kind);
+    const clip = (name: string, bytes: number): Clip => ({
+      name,
+      data: new Uint8Array(bytes).fill(name.charCodeAt(0)),
+    });
+    const simplify = (f: OutboundFrame): string =>
+      f.kind === 'audio' ? `a${f.data.length}` : f.kind === 'mark' ? `m:${f.name}` : f.kind;
 
     it('sends 20 ms frames in real time with a short lead, then a mark', () => {
       const t = newScheduler();
@@ -133,7 +148,10 @@ describe('honeypot operators', () => {
               return { pcm: new Int16Array(10), sampleRate: 8000 };
             }),
           )
-          .subscribe({ next: (r) => results.push(r.ok ? `ok:${r.request.name}` : `err:${r.request.name}:${r.error}`), complete: resolve }),
+          .subscribe({
+            next: (r) => results.push(r.ok ? `ok:${r.request.name}` : `err:${r.request.name}:${r.error}`),
+            complete: resolve,
+          }),
       );
       reqs.next({ name: '1', text: 'slow' });
       reqs.next({ name: '2', text: 'bad' });
@@ -147,7 +165,14 @@ describe('honeypot operators', () => {
       let aborted = false;
       const reqs = new Subject<{ name: string; text: string }>();
       const sub = reqs
-        .pipe(speak((_t, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => ((aborted = true), reject(new Error('aborted')))))))
+        .pipe(
+          speak(
+            (_t, signal) =>
+              new Promise((_r, reject) =>
+                signal.addEventListener('abort', () => ((aborted = true), reject(new Error('aborted')))),
+              ),
+          ),
+        )
         .subscribe();
       reqs.next({ name: '1', text: 'x' });
       sub.unsubscribe();

@@ -18,7 +18,14 @@ async function converse(callerLines: string[], seed = 1): Promise<{ replies: str
   for (const [i, text] of callerLines.entries()) {
     lines.push({ role: 'caller', speaker: 'caller', text, at: i });
     const a = rules.push(text);
-    const state: DialogueState = { persona, lines: [...lines], intel: rules.intel(), tactics: a.tactics, category: a.category, score: a.score };
+    const state: DialogueState = {
+      persona,
+      lines: [...lines],
+      intel: rules.intel(),
+      tactics: a.tactics,
+      category: a.category,
+      score: a.score,
+    };
     states.push(state);
     const reply = await engine.reply(state, new AbortController().signal);
     replies.push(reply);
@@ -29,7 +36,7 @@ async function converse(callerLines: string[], seed = 1): Promise<{ replies: str
 
 describe('honeypot scripted dialogue', () => {
   it('asks for what is missing first: who they are, then the rail the caller pushes', async () => {
-    const { replies } = await converse(['Hello ma\'am, I am calling about your computer.']);
+    const { replies } = await converse(["Hello ma'am, I am calling about your computer."]);
     expect(replies[0]).to.match(/name|who am i|company|which office|department|program|website/i);
   });
 
@@ -44,13 +51,20 @@ describe('honeypot scripted dialogue', () => {
   });
 
   it('reads new intel back (names spelt, numbers in words) so the caller repeats it', async () => {
-    const { replies } = await converse(['Hello this is David Wilson from Microsoft technical support.', 'You can call me back at 202-555-0147.']);
+    const { replies } = await converse([
+      'Hello this is David Wilson from Microsoft technical support.',
+      'You can call me back at 202-555-0147.',
+    ]);
     expect(replies.join(' ')).to.match(/wilson|W, I, L, S, O, N/i);
     expect(replies.join(' ')).to.match(/two oh two|five five five|oh one four seven|0147/i);
   });
 
   it('never repeats a reply verbatim and keeps varying over a long call', async () => {
-    const lines = Array.from({ length: 40 }, (_, i) => ['Are you there?', 'Just do what I say.', 'Hurry up, we do not have time.', 'Read me the code.'][i % 4]!);
+    const lines = Array.from(
+      { length: 40 },
+      (_, i) =>
+        ['Are you there?', 'Just do what I say.', 'Hurry up, we do not have time.', 'Read me the code.'][i % 4]!,
+    );
     const { replies } = await converse(lines, 3);
     expect(new Set(replies).size).to.equal(replies.length);
     // Not one sentence reused within 8 replies.
@@ -80,7 +94,11 @@ describe('honeypot scripted dialogue', () => {
 
   it('does not ask for a field the caller already gave, nor one twice in a row', () => {
     const f = nextField(
-      { intel: { names: ['David Wilson'], organizations: ['Microsoft'] }, tactics: ['remote_access'], category: 'Computer & Technical Support' },
+      {
+        intel: { names: ['David Wilson'], organizations: ['Microsoft'] },
+        tactics: ['remote_access'],
+        category: 'Computer & Technical Support',
+      },
       [],
       new Map(),
       2,
@@ -88,7 +106,15 @@ describe('honeypot scripted dialogue', () => {
     expect(f).to.equal('remote_tools');
     const g = nextField({ intel: {}, tactics: [], category: 'none' }, [], new Map(), 2, 'names');
     expect(g).to.equal('organizations');
-    const h = nextField({ intel: {}, tactics: [], category: 'none' }, [], new Map([['names', 2], ['organizations', 2]] as const), 2);
+    const h = nextField(
+      { intel: {}, tactics: [], category: 'none' },
+      [],
+      new Map([
+        ['names', 2],
+        ['organizations', 2],
+      ] as const),
+      2,
+    );
     expect(h).to.equal('callback_numbers');
   });
 });

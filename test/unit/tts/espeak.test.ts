@@ -15,7 +15,11 @@ describe('tts: eSpeak NG in a child process', function () {
   after(() => tts.close?.());
 
   it('speaks a sentence as audible 22050 Hz PCM', async () => {
-    const audio = await tts.synthesize('Hello, this is Margaret. Who is calling?', 'en-us+f3', new AbortController().signal);
+    const audio = await tts.synthesize(
+      'Hello, this is Margaret. Who is calling?',
+      'en-us+f3',
+      new AbortController().signal,
+    );
     expect(audio.sampleRate).to.equal(22050);
     expect(audio.pcm.length / audio.sampleRate).to.be.within(1, 6);
     expect(rms(audio.pcm)).to.be.greaterThan(500);

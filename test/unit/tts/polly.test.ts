@@ -5,7 +5,11 @@ import { createPolly } from '../../../src/providers/tts/polly.js';
 import { ProviderError } from '../../../src/providers/llm/types.js';
 
 /** A local server speaking Polly's REST protocol (POST /v1/speech → audio body); the SDK talks HTTP/2 to Polly. */
-function pollyServer(): Promise<{ url: string; requests: Array<{ path: string; body: Record<string, unknown>; auth: string }>; close(): Promise<void> }> {
+function pollyServer(): Promise<{
+  url: string;
+  requests: Array<{ path: string; body: Record<string, unknown>; auth: string }>;
+  close(): Promise<void>;
+}> {
   const requests: Array<{ path: string; body: Record<string, unknown>; auth: string }> = [];
   const server = http2.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -14,13 +18,17 @@ function pollyServer(): Promise<{ url: string; requests: Array<{ path: string; b
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
       requests.push({ path: req.url ?? '', body, auth: String(req.headers.authorization ?? '') });
       if (body.VoiceId === 'Nobody') {
-        res.writeHead(400, { 'content-type': 'application/json', 'x-amzn-errortype': 'InvalidParameterValueException' });
+        res.writeHead(400, {
+          'content-type': 'application/json',
+          'x-amzn-errortype': 'InvalidParameterValueException',
+        });
         res.end(JSON.stringify({ message: 'Voice Nobody is not available' }));
         return;
       }
       // 0.5 s of a 440 Hz tone at 16 kHz, s16le.
       const pcm = Buffer.alloc(16000);
-      for (let i = 0; i < 8000; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
+      for (let i = 0; i < 8000; i++)
+        pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
       res.writeHead(200, { 'content-type': 'audio/pcm', 'x-amzn-requestcharacters': String(String(body.Text).length) });
       res.end(pcm);
     });
