@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { from, lastValueFrom, toArray } from 'rxjs';
+import { segment, type SegmenterOptions } from '../../../operators/segment.js';
+import { resampleAll } from '../../../src/audio/resampler.js';
+import { chunked, concat, silence, tone } from '../../fixtures/audio/signals.js';
+import { espeakAvailable, synthesise } from '../../fixtures/audio/speech.js';
+
+const RATE = 16000;
+
+async function cut(samples: Int16Array, opts: Partial<SegmenterOptions> = {}, chunkMs = 20): Promise<Int16Array[]> {
+  const chunks = chunked(samples, (RATE * chunkMs) / 1000);
+  return lastValueFrom(from(chunks).pipe(segment({ sampleRate: RATE, ...opts }), toArray()));
+}
+
+function speech(text: string): Int16Array {
+  const s = synthesise(text);
+  return resampleAll(s.samples, s.sampleRate, RATE);
+}
+
+function noise(seconds: number, amplitude: number, seed = 7): Int16Array {
+  let x = seed;
+  return Int16Array.from({ length: RATE * seconds }, () => {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    return Math.round(((x / 0x7fffffff) * 2 - 1) * amplitude);
+  });
+}
+
+(espeakAvailable ? describe : describe.skip)('operators/segment (WebRTC VAD on synthesised speech)', () => {
+  let first: Int16Array;
+  let second: Int16Array;
+  before(() => {
+    first = speech('Hello, this is your bank calling.');
+    second = speech('Please confirm your account number.');
+  });
+
+  it('cuts two sentences separated by a second of silence into two utterances', async () => {
+    const call = concat(silence(RATE, 0.5), first, silence(RATE, 1), second, silence(RATE, 1));
+    const utterances = await cut(call);
+    expect(utterances).to.have.length(2);
+    // Each utterance holds its sentence (plus a little pre-roll and hang-over), not the silences.
+    expect(utterances[0]!.length / RATE).to.be.within(first.length / RATE - 0.3, first.length / RATE + 1);
+    expect(utterances[1]!.length / RATE).to.be.within(second.length / RATE - 0.3, second.length / RATE + 1);
+  });
+
+  it('keeps them together when the hang-over is longer than the pause', async () => {
+    const call = concat(first, silence(RATE, 1), second, silence(RATE, 2));
+    expect(await cut(call, { hangoverMs: 1500 })).to.have.length(1);
+  });
+
+  it('flushes the utterance in progress when the audio ends mid-sentence', async () => {
+    const utterances = await cut(concat(silence(RATE, 0.3), first));
+    expect(utterances).to.have.length(1);
+  });
+
+  it('cuts long speech at the maximum length without losing audio', async () => {
+    const long = concat(first, second, first);
+    const utterances = await cut(long, { maxUtteranceMs: 2000, hangoverMs: 2000 });
+    expect(utterances.length).to.be.greaterThan(1);
+    expect(utterances.slice(0, -1).every((u) => u.length === RATE * 2)).to.equal(true);
+  });
+
+  it('gives the same cuts whatever the chunk size', async () => {
+    const call = concat(first, silence(RATE, 1), second, silence(RATE, 1));
+    const a = await cut(call, {}, 20);
+    const b = await cut(call, {}, 130);
+    expect(b.map((u) => u.length)).to.deep.equal(a.map((u) => u.length));
+  });
+
+  it('finds no speech in silence or low hiss', async () => {
+    expect(await cut(silence(RATE, 3))).to.have.length(0);
+    expect(await cut(noise(3, 100))).to.have.length(0);
+  });
+
+  it('sensitivity: a 200 Hz hum counts as speech in the least aggressive mode, not in the most aggressive', async () => {
+    const hum = concat(tone(200, RATE, 2, 3000), silence(RATE, 1));
+    expect(await cut(hum, { mode: 0 })).to.have.length(1);
+    expect(await cut(hum, { mode: 3 })).to.have.length(0);
+  });
+
+  it('drops a blip shorter than the minimum speech', async () => {
+    const blip = concat(silence(RATE, 0.5), speech('ah').subarray(0, RATE / 10), silence(RATE, 1));
+    expect(await cut(blip, { minSpeechMs: 300 })).to.have.length(0);
+  });
+});
