@@ -13,6 +13,7 @@ import {
   type Product,
   type Vendor,
 } from '../fixtures/vendor/replay.js';
+import { detectSphinx } from '../../src/providers/stt/sphinx.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedPost } from './helpers/https-receiver.js';
 import { startLiveApp, type LiveApp } from './helpers/live-node.js';
 
@@ -277,5 +278,38 @@ describe('vendor media streams over a real socket', function () {
       );
       expect(err?.message).to.match(/401/);
     });
+  });
+});
+
+describe('vendor media streams: speech through the real recogniser', function () {
+  this.timeout(120_000);
+  let srv: TestServer;
+
+  before(async function () {
+    if (!detectSphinx()) this.skip(); // PocketSphinx (Debian pocketsphinx, pocketsphinx-en-us) not installed
+    srv = await startTestServer({ VOICE_STT: 'sphinx' });
+  });
+  after(async () => {
+    await srv?.close();
+  });
+
+  it('vendor A with both tracks: G.711 from the vendor is transcribed, the outbound track as the callee', async () => {
+    const lines = loadSession('vendor-a-filter');
+    const run = await playVendor(`${srv.wsUrl}/voice/filter/stream?key=${srv.key}`, lines);
+    expect(run.close.code).to.equal(1000);
+    expect(run.received).to.deep.equal([]);
+    const list = (await (
+      await fetch(`${srv.url}/voice/sessions?limit=1`, { headers: { 'X-Auth': srv.key } })
+    ).json()) as {
+      sessions: Array<{ id: string }>;
+    };
+    const res = await fetch(`${srv.url}/voice/sessions/${list.sessions[0]!.id}`, { headers: { 'X-Auth': srv.key } });
+    const rec = ((await res.json()) as { session: { transcript: string; protocol: string } }).session;
+    expect(rec.protocol).to.equal('vendor_a');
+    const speakers = rec.transcript.split('\n').map((l) => l.split(':')[0]);
+    // The callee answers first ("Hello, who is calling?"), then the caller speaks.
+    expect(speakers).to.include('callee');
+    expect(speakers).to.include('caller');
+    expect(rec.transcript.replace(/\w+: /g, '')).to.match(/\w{3,}/);
   });
 });
