@@ -246,7 +246,12 @@ function onMessage(
     if (!conn.serializer) return; // not a start of any protocol: unknown frames are ignored until the timeout
     const d = conn.serializer.decodeText(text);
     if (d.type === 'reject') return refuse(conn, `invalid start: ${d.reason}`);
-    if (d.type === 'start') void begin(conn, conn.serializer, d.info, supervisor, services);
+    if (d.type === 'start') {
+      begin(conn, conn.serializer, d.info, supervisor, services).catch((err: unknown) => {
+        services.log.error({ err }, 'starting a live session failed');
+        refuse(conn, 'internal error', CLOSE_INTERNAL);
+      });
+    }
     return;
   }
   const serializer = conn.serializer!;

@@ -83,14 +83,21 @@ export class SessionActor implements SessionHandle {
     const { services, scheduler, pipeline } = this.deps;
     const labels = { kind: this.spec.kind, protocol: this.spec.protocol };
     metrics.liveSessions.inc(labels);
-    const out = pipeline({ sessionId: this.id, spec: this.spec, frames$: this.mailbox, services, scheduler });
-    out.outbound$.subscribe({ next: (f) => this.outboundOut.next(f), error: () => undefined });
     const done = () => {
       metrics.liveSessions.dec(labels);
       this.outboundOut.complete();
       this.eventsOut.complete();
       this.resolveEnded();
     };
+    let out: ReturnType<Pipeline>;
+    try {
+      out = pipeline({ sessionId: this.id, spec: this.spec, frames$: this.mailbox, services, scheduler });
+    } catch (err) {
+      services.log.error({ err, session: this.id }, 'building the session graph failed');
+      this.pending = null;
+      return done();
+    }
+    out.outbound$.subscribe({ next: (f) => this.outboundOut.next(f), error: () => undefined });
     out.events$.subscribe({
       next: (e) => {
         metrics.eventsOut.inc({ type: e.type });
