@@ -396,6 +396,7 @@ export class SipServer {
       if (ending) return;
       ending = true;
       rtp.close();
+      this.log.info({ callId: call.callId, why, rtpIn: rtp.received, rtpOut: rtp.sent }, 'call ended');
       this.calls.delete(call.key);
       if (why !== 'caller_bye' && why !== 'cancel') sendBye();
       else call.state = 'ended';
