@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { hashKey } from '../../src/server/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { SCAM_CALL, openLive, send, transcript, waitFor } from './helpers/live-client.js';
+import { ESCALATING_SCAM_CALL, openLive, send, transcript, waitFor } from './helpers/live-client.js';
 import { startLiveApp, type LiveApp } from './helpers/live-node.js';
 import { VirtualClock, settle } from './helpers/virtual-clock.js';
 
@@ -54,7 +54,7 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
     send(run, { type: 'start', from: '+12025550111' });
     await waitFor(run, 'session.started');
     expect(await server.services.store.keys.balance(id)).to.equal(3);
-    transcript(run, SCAM_CALL[0]!);
+    transcript(run, ESCALATING_SCAM_CALL[0]!);
     await waitFor(run, 'transcript.line');
 
     await clock.advanceTo(60_000);
@@ -64,7 +64,7 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
     await clock.advanceTo(120_000);
     const ended = await waitFor(run, 'session.ended');
     expect(ended.duration_seconds).to.equal(120);
-    expect(ended.transcript).to.equal(`caller: ${SCAM_CALL[0]!}`);
+    expect(ended.transcript).to.equal(`caller: ${ESCALATING_SCAM_CALL[0]!}`);
     expect((await run.closed).code).to.equal(1000);
     const rec = await server.services.store.sessions.get(ended.session_id as string);
     expect(rec).to.include({ state: 'ended', duration_seconds: 120, turns: 1 });
@@ -108,7 +108,7 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
     try {
       const run = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
       send(run, { type: 'start' });
-      for (const line of SCAM_CALL) transcript(run, line);
+      for (const line of ESCALATING_SCAM_CALL) transcript(run, line);
       send(run, { type: 'stop' });
       await settle(200);
       expect(run.events.map((e) => e.type)).to.not.include('session.ended');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { CLEAN_CALL, SCAM_CALL, openLive, send, transcript, waitFor } from './helpers/live-client.js';
+import { CLEAN_CALL, ESCALATING_SCAM_CALL, openLive, send, transcript, waitFor } from './helpers/live-client.js';
 
 describe('live filter socket', function () {
   let server: TestServer;
@@ -16,7 +16,7 @@ describe('live filter socket', function () {
   it('scores a scam conversation: started, lines, rising verdicts, ended with intel, reported and stored', async () => {
     const run = await openLive(url('&report=true'));
     send(run, { type: 'start', call_id: 'call-1', from: '+12025550123', to: '+12025550999', sample_rate: 8000 });
-    for (const line of SCAM_CALL) transcript(run, line);
+    for (const line of ESCALATING_SCAM_CALL) transcript(run, line);
     transcript(run, 'Okay, I understand.', { track: 'outbound' });
     transcript(run, 'ignored interim', { final: false });
     send(run, { type: 'dtmf', digit: '1' });
@@ -34,8 +34,8 @@ describe('live filter socket', function () {
     expect(new Date(started.at as string).toISOString()).to.equal(started.at);
 
     const lines = run.events.filter((e) => e.type === 'transcript.line');
-    expect(lines).to.have.length(SCAM_CALL.length + 1);
-    expect(lines[0]).to.include({ speaker: 'caller', text: SCAM_CALL[0] });
+    expect(lines).to.have.length(ESCALATING_SCAM_CALL.length + 1);
+    expect(lines[0]).to.include({ speaker: 'caller', text: ESCALATING_SCAM_CALL[0] });
     expect(lines.at(-1)).to.include({ speaker: 'callee', text: 'Okay, I understand.' });
 
     const verdicts = run.events.filter((e) => e.type === 'verdict').map((e) => e.verdict as Record<string, unknown>);
@@ -52,7 +52,7 @@ describe('live filter socket', function () {
     expect((ended.verdict as Record<string, unknown>).level).to.equal('scam');
     expect(ended).to.include({ reported: true, reported_numbers: 2 });
     expect(ended.transcript).to.equal(
-      [...SCAM_CALL.map((l) => `caller: ${l}`), 'callee: Okay, I understand.'].join('\n'),
+      [...ESCALATING_SCAM_CALL.map((l) => `caller: ${l}`), 'callee: Okay, I understand.'].join('\n'),
     );
     expect(ended.duration_seconds).to.be.a('number');
 
@@ -68,7 +68,7 @@ describe('live filter socket', function () {
       call_id: 'call-1',
       reported: true,
     });
-    expect(body.session!.turns).to.equal(SCAM_CALL.length + 1);
+    expect(body.session!.turns).to.equal(ESCALATING_SCAM_CALL.length + 1);
     expect(body.session!.level).to.equal('scam');
   });
 
@@ -89,7 +89,7 @@ describe('live filter socket', function () {
     const run = await openLive(`${server.wsUrl}/voice/filter/stream`, { 'X-Auth': server.key });
     send(run, { type: 'start', call_id: 'closer' });
     await waitFor(run, 'session.started');
-    transcript(run, SCAM_CALL[1]!);
+    transcript(run, ESCALATING_SCAM_CALL[1]!);
     await waitFor(run, 'transcript.line');
     run.ws.close();
     await run.closed;
@@ -123,7 +123,7 @@ describe('live filter on node shutdown', function () {
     const server = await startTestServer();
     const run = await openLive(`${server.wsUrl}/voice/filter/stream?key=${server.key}`);
     send(run, { type: 'start', call_id: 'drained' });
-    transcript(run, SCAM_CALL[0]!);
+    transcript(run, ESCALATING_SCAM_CALL[0]!);
     await waitFor(run, 'transcript.line');
     const id = run.events[0]!.session_id as string;
     // Watch the writes: the node closes its store right after the drain.
@@ -138,7 +138,7 @@ describe('live filter on node shutdown', function () {
     const ended = await waitFor(run, 'session.ended');
     expect(written).to.deep.equal([`${id}:ended`]);
     expect((await run.closed).code).to.equal(1000);
-    expect(ended.transcript).to.equal(`caller: ${SCAM_CALL[0]!}`);
+    expect(ended.transcript).to.equal(`caller: ${ESCALATING_SCAM_CALL[0]!}`);
     expect(ended.session_id).to.equal(id);
     await closing;
   });

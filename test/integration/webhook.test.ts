@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startHttpsReceiver, type HttpsReceiver } from './helpers/https-receiver.js';
-import { SCAM_CALL, openLive, send, transcript } from './helpers/live-client.js';
+import { ESCALATING_SCAM_CALL, openLive, send, transcript } from './helpers/live-client.js';
 import { startLiveApp, type LiveApp } from './helpers/live-node.js';
 
 async function until(check: () => boolean, ms = 8000): Promise<void> {
@@ -37,7 +37,7 @@ describe('live filter webhooks', function () {
     const hook = encodeURIComponent(`${receiver.url}/hooks/voice?x=1`);
     const run = await openLive(`${live.wsUrl}/voice/filter/stream?key=${server.key}&webhook=${hook}`);
     send(run, { type: 'start', call_id: 'hooked', from: '+12025550123' });
-    for (const line of SCAM_CALL) transcript(run, line);
+    for (const line of ESCALATING_SCAM_CALL) transcript(run, line);
     send(run, { type: 'stop' });
     await run.closed;
     const socketTypes = run.events.map((e) => e.type).filter((t) => t !== 'transcript.line');
@@ -102,7 +102,7 @@ describe('live filter webhooks', function () {
         `${live.wsUrl}/voice/filter/stream?key=${server.key}&webhook=${encodeURIComponent(receiver.url)}`,
       );
       send(run, { type: 'start' });
-      for (const line of SCAM_CALL) transcript(run, line);
+      for (const line of ESCALATING_SCAM_CALL) transcript(run, line);
       send(run, { type: 'stop' });
       await run.closed;
       expect(Date.now() - t0).to.be.below(3000);

@@ -51,8 +51,18 @@ export async function waitFor(run: LiveRun, type: string, ms = 10_000): Promise<
   }
 }
 
-/** A prize-lure call that escalates: likely_scam on the first line, scam once the pressure starts. */
+/** An IRS imposter call (tax story, arrest threat, gift cards, secrecy, a callback number). */
 export const SCAM_CALL = [
+  'Hello, this is officer James Miller calling from the Internal Revenue Service.',
+  'We have found a serious problem with your tax return and there is a warrant for your arrest.',
+  'To avoid being arrested today you must pay the back taxes immediately.',
+  'You need to go to the store and buy Google Play gift cards worth five hundred dollars.',
+  'Do not tell anyone about this call, it is confidential. Call me back at 202-555-0147.',
+  'Read me the numbers on the back of the cards right now or the police will come to your house.',
+];
+
+/** A prize-lure call that escalates: likely_scam on the first line, scam once the pressure starts. */
+export const ESCALATING_SCAM_CALL = [
   'Congratulations, you have been selected for a free cruise to the Bahamas.',
   'This offer expires today so we need to book it right now.',
   'To hold your cabin there is a small processing fee of forty nine dollars.',
