@@ -16,6 +16,15 @@ export class AudioQueue {
     this.wake(true);
   }
 
+  /** Puts audio back at the front (to be sent again on a new stream). */
+  requeue(chunks: readonly Uint8Array[]): void {
+    const kept = chunks.filter((c) => c.length > 0);
+    if (kept.length === 0) return;
+    this.chunks.unshift(...kept);
+    this.bytes += kept.reduce((n, c) => n + c.length, 0);
+    this.wake(true);
+  }
+
   end(): void {
     this.ended = true;
     this.wake(true);

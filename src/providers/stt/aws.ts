@@ -3,8 +3,9 @@
  * PCM in chunks of about 100 ms; final results become final SttResults, partial ones interim.
  *
  * A stream is limited to four hours of audio, so a long track is carried over to a fresh stream
- * before the limit. Transient failures (service errors, throttling, dropped connections) reconnect
- * and carry on with the audio not yet sent; a refusal of the request itself ends the track.
+ * before the limit. Transient failures (service errors, throttling, dropped connections) reconnect:
+ * audio the service had not yet finalised (after the end time of its last final result) is sent
+ * again on the new stream, then the rest. A refusal of the request itself ends the track.
  */
 import {
   StartStreamTranscriptionCommand,
@@ -35,6 +36,8 @@ export interface AwsTranscribeOptions {
 const SAMPLE_RATE = 16_000;
 const CHUNK_BYTES = (SAMPLE_RATE * 2) / 10; // 100 ms
 const MAX_CHUNK_BYTES = CHUNK_BYTES * 4;
+/** At most this much unfinalised audio is kept for sending again after a reconnect. */
+const MAX_REPLAY_BYTES = SAMPLE_RATE * 2 * 30;
 /** Languages offered to automatic identification when the session names none. */
 export const IDENTIFY_OPTIONS = 'en-US,es-US';
 
@@ -90,16 +93,45 @@ export function createAwsTranscribe(log: Logger, options: AwsTranscribeOptions =
         const abort = new AbortController();
         let stopped = false;
 
+        interface StreamState {
+          /** The stream took its whole allowance of audio. */
+          full: boolean;
+          /** The stream took the last of the audio. */
+          drained: boolean;
+          /** Bytes sent on this stream. */
+          sent: number;
+          /** Audio sent and not yet finalised by the service: stream byte offset → chunk. */
+          unconfirmed: Array<{ at: number; chunk: Uint8Array }>;
+        }
+
         /** This stream's share of the audio: until the audio ends or the stream is full. */
-        async function* audioFor(stream: { full: boolean }): AsyncGenerator<AudioStream> {
-          let sent = 0;
-          while (sent < maxStreamBytes) {
-            const chunk = await queue.take(CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, maxStreamBytes - sent));
-            if (!chunk) return;
-            sent += chunk.length;
+        async function* audioFor(stream: StreamState): AsyncGenerator<AudioStream> {
+          while (stream.sent < maxStreamBytes) {
+            const chunk = await queue.take(CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, maxStreamBytes - stream.sent));
+            if (!chunk) {
+              stream.drained = queue.done;
+              return;
+            }
+            stream.unconfirmed.push({ at: stream.sent, chunk });
+            stream.sent += chunk.length;
+            while (stream.unconfirmed.length > 1 && stream.sent - stream.unconfirmed[0]!.at > MAX_REPLAY_BYTES) {
+              stream.unconfirmed.shift();
+            }
             yield { AudioEvent: { AudioChunk: chunk } };
           }
           stream.full = true;
+        }
+
+        /** Forgets audio the service has finalised up to `endSeconds` of stream time. */
+        function confirm(stream: StreamState, endSeconds: number): void {
+          const upTo = Math.floor(endSeconds * SAMPLE_RATE) * 2;
+          while (stream.unconfirmed.length && stream.unconfirmed[0]!.at + stream.unconfirmed[0]!.chunk.length <= upTo) {
+            stream.unconfirmed.shift();
+          }
+          const head = stream.unconfirmed[0];
+          if (head && head.at < upTo) {
+            stream.unconfirmed[0] = { at: upTo, chunk: head.chunk.subarray(upTo - head.at) };
+          }
         }
 
         async function run(): Promise<void> {
@@ -107,7 +139,7 @@ export function createAwsTranscribe(log: Logger, options: AwsTranscribeOptions =
           let streams = 0;
           while (!stopped) {
             streams += 1;
-            const stream = { full: false };
+            const stream: StreamState = { full: false, drained: false, sent: 0, unconfirmed: [] };
             try {
               const response = await client.send(new StartStreamTranscriptionCommand(requestFor(opts, audioFor(stream))), {
                 abortSignal: abort.signal,
@@ -120,17 +152,20 @@ export function createAwsTranscribe(log: Logger, options: AwsTranscribeOptions =
                 }
                 for (const result of event.TranscriptEvent.Transcript?.Results ?? []) {
                   const text = result.Alternatives?.[0]?.Transcript?.trim();
+                  if (result.IsPartial !== true && result.EndTime !== undefined) confirm(stream, result.EndTime);
                   if (!text) continue;
                   failures = 0;
                   out.next({ text, final: result.IsPartial !== true });
                 }
               }
-              if (queue.done) break;
+              if (stream.drained) break;
+              // A dropped connection can look like a clean end: the audio was not all taken.
               if (!stream.full) throw Object.assign(new Error('the service ended the stream early'), { name: 'ServiceUnavailableException' });
               log.debug({ stt: id, streams }, 'transcribe: stream full, continuing on a new stream');
             } catch (err) {
               if (stopped) return;
               queue.release();
+              queue.requeue(stream.unconfirmed.map((u) => u.chunk));
               const pe = toProviderError(id, err);
               failures += 1;
               if (!pe.retryable || failures > maxReconnects) throw pe;
