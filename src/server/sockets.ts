@@ -31,11 +31,13 @@ import { findPersona } from '../honeypot/personas.js';
  * Close codes of a socket that ends without events (spec: "socket closed with no events").
  * 1008 (policy violation) with a short reason: no start in time, a binary frame before the start,
  * an invalid or unsupported start, or a first minute that cannot be charged.
- * 1011 when the node itself failed to open the session. 1000 after `session.ended`.
+ * 1011 when the node itself failed to open the session. 1000 after `session.ended`. 1001 when the node
+ * shuts down before the start message arrived.
  */
 export const CLOSE_REFUSED = 1008;
 export const CLOSE_INTERNAL = 1011;
 export const CLOSE_ENDED = 1000;
+export const CLOSE_GOING_AWAY = 1001;
 
 const FEATURE: Readonly<Record<SessionKind, Feature>> = { filter: 'live_filter', honeypot: 'honeypot' };
 /** 200 ms of 48 kHz pcm16 is 19.2 kB; vendor JSON media frames carry base64. Starts stay far below. */
@@ -91,6 +93,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
     ...(opts.pipelines ? { pipelines: opts.pipelines } : {}),
     ...(opts.webhookTls ? { webhookTls: opts.webhookTls } : {}),
   });
+  const sockets = new Set<Conn>();
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
@@ -100,13 +103,26 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
         sendPingsAutomatically: true,
         maxBackpressure: 4 * 1024 * 1024,
         upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor),
-        open: (ws) => open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler),
+        open: (ws) => {
+          open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler);
+          sockets.add(ws.getUserData());
+        },
         message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services),
         drain: (ws) => ws.getUserData().sink?.drain(),
-        close: (ws) => onClose(ws),
+        close: (ws) => {
+          sockets.delete(ws.getUserData());
+          onClose(ws);
+        },
       });
     }
-    return { drain: () => supervisor.drain(services.config.drainSeconds * 1000) };
+    return {
+      drain: () => {
+        // Sockets still waiting for their start will never get a session: tell them to go elsewhere.
+        for (const conn of sockets)
+          if (conn.phase === 'waiting') refuse(conn, 'server shutting down', CLOSE_GOING_AWAY);
+        return supervisor.drain(services.config.drainSeconds * 1000);
+      },
+    };
   };
   return { mount, supervisor };
 }

@@ -134,7 +134,10 @@ describe('live filter on node shutdown', function () {
       await put(rec);
       written.push(`${rec.id}:${rec.state}`);
     };
+    const waiting = await openLive(`${server.wsUrl}/voice/filter/stream?key=${server.key}`);
     const closing = server.close();
+    expect(await waiting.closed).to.deep.equal({ code: 1001, reason: 'server shutting down' });
+    expect(waiting.events).to.deep.equal([]);
     const ended = await waitFor(run, 'session.ended');
     expect(written).to.deep.equal([`${id}:ended`]);
     expect((await run.closed).code).to.equal(1000);
