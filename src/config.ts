@@ -37,6 +37,11 @@ export interface Config {
   nodeId: string;
   drainSeconds: number;
   rateLimitPerMinute: number;
+  /**
+   * Behind a load balancer: take the client address from the last `X-Forwarded-For` entry (the one the
+   * balancer appended) or its PROXY protocol header, for per-address rate limits and logs (VOICE_TRUST_PROXY).
+   */
+  trustProxy?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -101,7 +106,11 @@ function features(env: Env): Set<Feature> {
   const raw = str(env, 'VOICE_FEATURES');
   if (raw === undefined) return new Set(FEATURES);
   const out = new Set<Feature>();
-  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items) {
     if (!(FEATURES as readonly string[]).includes(item)) {
       throw new ConfigError('VOICE_FEATURES', `unknown feature "${item}" (allowed: ${FEATURES.join(', ')})`);
     }
@@ -171,10 +180,16 @@ export function loadConfig(env: Env = process.env): Config {
     sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
     sipRtpPorts: portRange(env, 'VOICE_SIP_RTP_PORTS', { min: 10000, max: 20000 }),
     metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
-    logLevel: oneOf(env, 'VOICE_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
+    logLevel: oneOf(
+      env,
+      'VOICE_LOG_LEVEL',
+      ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const,
+      'info',
+    ),
     // Stable across restarts (so a restarted node can close what it left open), distinct per node on one host.
     nodeId: str(env, 'VOICE_NODE_ID') ?? `${os.hostname()}:${port}`,
     drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
     rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
+    trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),
   };
 }

@@ -23,6 +23,7 @@ export function createApp(deps: AppDeps): TemplatedApp {
     store: deps.services.store,
     limits: deps.limits,
     log: deps.services.log,
+    trustProxy: deps.services.config.trustProxy,
   });
   app.any('/*', handler);
   return app;

@@ -228,6 +228,30 @@ describe('integration/http: rate limits', () => {
     expect(await getFrom('127.0.0.3', s.port, '/voice/personas', s.otherKey)).to.equal(200);
   });
 
+  it('believes X-Forwarded-For only with VOICE_TRUST_PROXY', async () => {
+    const from = async (t: TestServer, forwarded: string): Promise<number> => {
+      const res = await fetch(`${t.url}/voice/capabilities`, { headers: { 'X-Forwarded-For': forwarded } });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    // Untrusted: every claimed address shares the socket's bucket.
+    const direct = [];
+    for (let i = 0; i < 6; i++) direct.push(await from(s, `10.0.0.${i}`));
+    expect(direct).to.deep.equal([200, 200, 200, 200, 200, 429]);
+
+    const proxied = await startTestServer({ VOICE_RATE_LIMIT: '2', VOICE_TRUST_PROXY: 'true' });
+    try {
+      // The balancer's own entry is the last one; what the client put before it does not count.
+      const a = [];
+      for (const claimed of ['1.1.1.1', '9.9.9.9', '8.8.8.8']) a.push(await from(proxied, `${claimed}, 203.0.113.7`));
+      expect(a).to.deep.equal([200, 200, 429]);
+      expect(await from(proxied, '203.0.113.8')).to.equal(200);
+      expect(proxied.logs.some((l) => l.msg === 'http' && l.ip === '203.0.113.7')).to.equal(true);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('answers 429 with Retry-After once the per-minute allowance is spent', async () => {
     const before = await rejected429();
     const statuses: number[] = [];

@@ -32,6 +32,7 @@ describe('config', () => {
     expect(c.sipEnabled).to.equal(true);
     expect(c.drainSeconds).to.equal(30);
     expect(c.rateLimitPerMinute).to.equal(600);
+    expect(c.trustProxy).to.equal(false);
     expect(c.logLevel).to.equal('info');
     expect(c.metricsPort).to.equal(undefined);
     expect(c.nodeId).to.match(/:8080$/);
@@ -86,6 +87,7 @@ describe('config', () => {
       failsOn({ VOICE_LOG_LEVEL: 'loud' }, 'VOICE_LOG_LEVEL');
       failsOn({ VOICE_FEATURES: 'scan,fax' }, 'VOICE_FEATURES', /"fax"/);
       failsOn({ VOICE_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, 'VOICE_WEBHOOK_ALLOW_PRIVATE');
+      failsOn({ VOICE_TRUST_PROXY: 'sometimes' }, 'VOICE_TRUST_PROXY');
     });
 
     it('URLs', () => {

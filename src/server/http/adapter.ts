@@ -8,6 +8,7 @@ import { authenticate, presentedKey } from '../auth.js';
 import type { RequestLimits } from '../rate-limit.js';
 import { HttpError, type HttpRequest, type HttpResponse, type Route } from '../types.js';
 import { collectBody, DEFAULT_BODY_LIMIT } from './body.js';
+import { clientAddress } from './client-address.js';
 import type { Router } from './router.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -17,6 +18,8 @@ export interface HandlerDeps {
   store: Store;
   limits: RequestLimits;
   log: Logger;
+  /** Believe X-Forwarded-For / PROXY protocol for the client address (VOICE_TRUST_PROXY). */
+  trustProxy?: boolean;
 }
 
 /** Everything read from the uWS request, which is only valid until the handler first returns. */
@@ -82,7 +85,7 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
     });
 
     // Everything from `req` now: it is invalid after the first await.
-    const incoming = readIncoming(res, req);
+    const incoming = readIncoming(res, req, deps.trustProxy);
     const match = deps.router.match(incoming.method, incoming.path);
     const route = match.kind === 'found' ? match.route : undefined;
     const declared = parseLength(incoming.headers['content-length']);
@@ -196,7 +199,7 @@ function tooMany(retryAfterSeconds: number): HttpResponse {
   return errorResponse(429, 'rate limit exceeded; retry later', { 'Retry-After': String(retryAfterSeconds) });
 }
 
-function readIncoming(res: UwsResponse, req: UwsRequest): Incoming {
+function readIncoming(res: UwsResponse, req: UwsRequest, trustProxy: boolean | undefined): Incoming {
   const headers: Record<string, string> = {};
   req.forEach((k, v) => {
     headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
@@ -206,7 +209,7 @@ function readIncoming(res: UwsResponse, req: UwsRequest): Incoming {
     path: req.getUrl(),
     query: new URLSearchParams(req.getQuery() ?? ''),
     headers,
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString('utf8'),
+    ip: clientAddress(res, headers['x-forwarded-for'], trustProxy),
   };
 }
 
