@@ -15,7 +15,7 @@ import { findEvidence } from '../rules/evidence.js';
 import { callerText, parseTranscript, scoreOnly } from '../rules/index.js';
 import { CALIBRATION } from '../rules/calibration.js';
 import { loadDatasets, type EvalRecord } from '../eval/datasets.js';
-import { evaluate, formatReport, type Prediction } from '../eval/evaluate.js';
+import { evaluate, formatReport, rulesThroughput, type Prediction } from '../eval/evaluate.js';
 import { fitPlatt } from '../eval/metrics.js';
 import { defaultDataDir } from '../eval/split.js';
 import { finalAnalysis } from '../../pipelines/final-analysis.js';
@@ -148,6 +148,10 @@ export async function run(argv: string[]): Promise<number> {
     return parsed === USAGE ? 0 : 2;
   }
   const opts = parsed;
+  if (opts.calibrate && opts.split === 'holdout') {
+    console.error('voice eval: --calibrate fits on the tuning split only; use --split tune');
+    return 2;
+  }
   let records: EvalRecord[];
   try {
     records = selectRecords(opts);
@@ -161,10 +165,6 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   if (opts.calibrate) {
-    if (opts.split === 'holdout') {
-      console.error('voice eval: --calibrate fits on the tuning split only; use --split tune');
-      return 2;
-    }
     const tune = records.filter((r) => r.split === 'tune');
     const fit = fitPlatt(calibrationPoints(tune));
     console.log(`Platt fit on ${tune.length} tuning transcripts: scale=${fit.scale.toFixed(3)} bias=${fit.bias.toFixed(3)}`);
@@ -184,7 +184,14 @@ export async function run(argv: string[]): Promise<number> {
     predict = await modelPredictor(llm);
   }
 
-  const report = await evaluate(records, predict);
+  const throughput =
+    opts.llm === 'none'
+      ? () => {
+          const texts = records.map((r) => callerText(parseTranscript(r.transcript)));
+          return rulesThroughput(texts, scoreOnly);
+        }
+      : undefined;
+  const report = await evaluate(records, predict, throughput);
   const date = new Date().toISOString().slice(0, 10);
   const title = `${opts.split} split, ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}, ${date}`;
   const text = formatReport(title, report);

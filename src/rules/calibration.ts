@@ -8,5 +8,5 @@
  */
 export const CALIBRATION = {
   bias: -2.21,
-  scale: 3.374,
+  scale: 3.283,
 } as const;

@@ -62,7 +62,7 @@ export const CUES: readonly Cue[] = [
     tactic: 'secrecy',
     weight: 1.6,
     re: /\b(?:(?:do not|don'?t|never) (?:tell|inform|discuss (?:this|it) with|mention (?:this|it) to|let|talk to|speak (?:to|with)|contact|call) (?:anyone|anybody|(?:your|the) (?:bank|family|wife|husband|mom|mother|dad|father|parents|kids|children|son|daughter|lender|lenders|credit bureaus?|police|teller|cashier|store clerk)|mom|dad|grandma|grandpa)|(?:do not|don'?t) go (?:to|into) (?:the|your) (?:bank|branch)|keep (?:this|it|our conversation) (?:confidential|secret|between us|private|to yourself)|(?:this|it) is (?:strictly )?confidential|gag order|(?:if|when) (?:the )?(?:cashier|teller|clerk|bank) asks?)\b/i,
-    hint: ['tell', 'inform', 'discuss', 'mention', 'let', 'talk', 'speak', 'contact', 'call', 'go', 'confidential', 'secret', 'between', 'private', 'yourself', 'gag', 'cashier', 'teller', 'clerk', 'bank'],
+    hint: ['anyone', 'anybody', 'confidential', 'secret', 'between', 'private', 'yourself', 'gag', 'cashier', 'teller', 'clerk', 'bank', 'branch', 'family', 'wife', 'husband', 'mom', 'mother', 'dad', 'father', 'parents', 'kids', 'children', 'son', 'daughter', 'lender', 'lenders', 'bureau', 'bureaus', 'police', 'grandma', 'grandpa'],
   },
 
   // ── authority impersonation ─────────────────────────────────────────────────────────────
@@ -122,14 +122,14 @@ export const CUES: readonly Cue[] = [
     weight: 1.4,
     votes: { [GOV]: 0.5, 'Bank/Credit Card Company Imposter': 0.5 },
     re: /\b(?:(?:suspicious|unusual|unauthori[sz]ed|fraudulent|illegal|criminal) (?:activit(?:y|ies)|charges?|transactions?|purchases?|orders?|log-?ins?|access)(?: (?:on|in|from|with|related to|under|to|against) (?:your|the|ur) (?:account|name|card|computer|identity|financial|social))?|(?:order|purchase|payment|charge|transaction) (?:of [^.]{0,40}? )?(?:has been |was |is being |being )?(?:placed|made|ordered|charged|billed|authori[sz]ed|processed) (?:on|from|to|using|with|under|in) (?:your|ur) (?:name|account|card)|pre-?authori[sz]ed (?:order|purchase|payment|charge)|(?:order|purchase|charge|payment|transaction)[^.]{0,60}\b(?:using|on|from|to|with|in|attached to) your (?:\w+ )?(?:account|card)|(?:if you did not|if you didn'?t|if you do not|to cancel|to dispute)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|cancel|dispute) (?:this|the|your|that) (?:order|purchase|transaction|charge|payment)|(?:your|ur) (?:account|identity|computer|ip address|card) (?:has been|have been|was|is|got) (?:hacked|compromised|breached|stolen|hijacked|infected|locked|blocked|suspended|frozen|flagged)|(?:we have |we've )?(?:blocked|locked|frozen|suspended|put (?:a )?(?:hold|on hold)(?: to| on)?) (?:all )?(?:access to )?(?:your|this|the) (?:account|transaction|card)|someone (?:tried|has tried|is trying|attempted) to (?:send|transfer|withdraw|log ?in|access|use|open|take)|(?:charging|charged|billing|billed) you (?:\$|for)\s?\d)/i,
-    hint: ['suspicious', 'unusual', 'unauthori*', 'fraudulent', 'illegal', 'criminal', 'order*', 'purchase*', 'payment*', 'charge*', 'transaction*', 'authori*', 'hacked', 'compromised', 'breached', 'stolen', 'hijacked', 'infected', 'locked', 'blocked', 'suspended', 'frozen', 'flagged', 'hold', 'put', 'someone', 'charging', 'billing', 'billed'],
+    hint: ['suspicious', 'unusual', 'unauthori*', 'fraudulent', 'illegal', 'criminal', 'order*', 'purchase*', 'payment*', 'charge*', 'transaction*', 'authori*', 'hacked', 'compromised', 'breached', 'stolen', 'hijacked', 'infected', 'locked', 'blocked', 'suspended', 'frozen', 'flagged', 'hold', 'someone', 'charging', 'billing', 'billed'],
   },
   {
     id: 'dispute_prompt',
     group: 'alert',
     weight: 1.0,
-    re: /\b(?:(?:if you did not|if you didn'?t|if you do not|if you don'?t)[^.]{0,30}\b(?:authori[sz]e|make|place|approve|recogni[sz]e|do) (?:this|the|that|these|it)\b|(?:to|want to|like to|wish to) (?:stop (?:and|or) )?(?:cancel|dispute|stop|report) (?:this|the|your|that|it)(?: (?:order|purchase|transaction|charge|payment))?|(?:not )?authori[sz]ed by you|(?:to )?(?:authori[sz]e|approve) (?:this|the) (?:order|purchase|transaction|charge|payment))/i,
-    hint: ['authorize', 'authorise', 'authorized', 'authorised', 'cancel', 'dispute', 'stop', 'report', 'approve', 'recognize', 'recognise', 'place', 'make', 'do'],
+    re: /\b(?:(?:if you did not|if you didn'?t|if you do not|if you don'?t)[^.]{0,30}\b(?:(?:authori[sz]e|approve|recogni[sz]e) (?:this|the|that|these|it)\b|(?:make|place|do) (?:this|the|that) (?:order|purchase|transaction|charge|payment))|(?:to|want to|like to|wish to) (?:stop (?:and|or) )?(?:(?:cancel|dispute) (?:this|the|your|that|it)|(?:stop|report) (?:this|the|that) (?:order|purchase|transaction|charge|payment))(?: (?:order|purchase|transaction|charge|payment))?|(?:not )?authori[sz]ed by you|(?:to )?(?:authori[sz]e|approve) (?:this|the) (?:order|purchase|transaction|charge|payment))/i,
+    hint: ['authorize', 'authorise', 'authorized', 'authorised', 'cancel', 'dispute', 'approve', 'recognize', 'recognise', 'order', 'purchase', 'transaction', 'charge', 'payment'],
   },
 
   {
@@ -272,7 +272,7 @@ export const CUES: readonly Cue[] = [
     weight: 1.6,
     votes: { 'Lotteries, Prizes & Sweepstakes': 3 },
     re: /\b(?:(?:you(?:'ve| have)?|u) (?:just )?(?:won(?!')|been (?:selected|chosen|picked)|are (?:the|a|our) (?:lucky )?(?:winner|recipient))|congratulations[^.]{0,60}\b(?:won|winner|selected|chosen|prize|award|eligible|qualif)|(?:lottery|sweepstakes|jackpot|grand prize|cash prize) (?:winner|winnings|prize|department|claim|award|payout|office|board)|(?:publishers clearing house|mega millions|powerball) (?:prize|winner|winnings|department|award|prize patrol)|(?:claim|collect|receive|get) (?:your|the) (?:\$?\d+ )?(?:prize|winnings|award|reward|gift)|(?:receiving|receive|get) (?:a |an |your )?\$\d+ (?:reward|gift card|prize|bonus)|drawn to receive|(?:free|complimentary) (?:gift|iphone|ipad|cruise|vacation|stay|trip))\b/i,
-    hint: ['won', 'selected', 'chosen', 'picked', 'winner', 'recipient', 'congratulations', 'lottery', 'sweepstakes', 'jackpot', 'prize', 'publishers', 'mega', 'powerball', 'claim', 'collect', 'receive', 'receiving', 'get', 'drawn', 'free', 'complimentary'],
+    hint: ['won', 'selected', 'chosen', 'picked', 'winner', 'recipient', 'congratulations', 'lottery', 'sweepstakes', 'jackpot', 'prize', 'publishers', 'mega', 'powerball', 'prize', 'winnings', 'award', 'reward', 'gift', 'bonus', 'drawn', 'free', 'complimentary'],
   },
   {
     id: 'refund',
