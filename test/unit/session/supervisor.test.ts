@@ -8,6 +8,7 @@ import { loadConfig } from '../../../src/config.js';
 import type { SessionEvent } from '../../../src/domain/events.js';
 import { createLogger } from '../../../src/log.js';
 import type { Services } from '../../../src/services.js';
+import { closeLeftOpen, INTERRUPTED_SUMMARY } from '../../../src/session/recovery.js';
 import { InsufficientCreditsError, Supervisor } from '../../../src/session/supervisor.js';
 import type { SessionSpec } from '../../../src/session/types.js';
 import type { KeyRecord } from '../../../src/store/types.js';
@@ -111,5 +112,16 @@ describe('session supervisor and actor', function () {
     for (const list of await Promise.all(ends)) expect(list.at(-1)!.type).to.equal('session.ended');
     for (const a of actors) expect((await services.store.sessions.get(a.id))?.state).to.equal('ended');
     expect(sup.liveCount).to.equal(0);
+  });
+
+  it('closes the records a crashed run left open, once, as interrupted', async () => {
+    const sup = new Supervisor(services);
+    const actor = await sup.open(await spec(10), sup.reserve()!); // never run: the "crash"
+    const at = new Date(Date.now() + 90_000);
+    expect(await closeLeftOpen(services, at)).to.be.at.least(1);
+    const rec = (await services.store.sessions.get(actor.id))!;
+    expect(rec).to.include({ state: 'ended', ended_at: at.toISOString(), summary: INTERRUPTED_SUMMARY });
+    expect(rec.duration_seconds).to.be.within(89, 91);
+    expect(await closeLeftOpen(services, at)).to.equal(0);
   });
 });
