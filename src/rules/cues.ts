@@ -128,16 +128,16 @@ export const CUES: readonly Cue[] = [
     id: 'dispute_prompt',
     group: 'alert',
     weight: 1.0,
-    re: /\b(?:(?:if you did not|if you didn'?t|if you do not|if you don'?t)[^.]{0,30}\b(?:(?:authori[sz]e|approve|recogni[sz]e) (?:this|the|that|these|it)\b|(?:make|place|do) (?:this|the|that) (?:order|purchase|transaction|charge|payment))|(?:to|want to|like to|wish to) (?:stop (?:and|or) )?(?:(?:cancel|dispute) (?:this|the|your|that|it)|(?:stop|report) (?:this|the|that) (?:order|purchase|transaction|charge|payment))(?: (?:order|purchase|transaction|charge|payment))?|(?:not )?authori[sz]ed by you|(?:to )?(?:authori[sz]e|approve) (?:this|the) (?:order|purchase|transaction|charge|payment))/i,
+    re: /\b(?:(?:if you did not|if you didn'?t|if you do not|if you don'?t)[^.]{0,30}\b(?:(?:authori[sz]e|approve|recogni[sz]e) (?:this|the|that|these|it)\b|(?:make|place|do) (?:this|the|that) (?:order|purchase|transaction|charge|payment))|(?:to|want to|like to|wish to) (?:stop (?:and|or) )?(?:(?:cancel|dispute) (?:this|the|your|that|it)|(?:stop|report) (?:this|the|that) (?:order|purchase|transaction|charge|payment))(?: (?:order|purchase|transaction|charge|payment))?|(?:not )?authori[sz]ed by you|\bto dispute\b|(?:to )?(?:authori[sz]e|approve) (?:this|the) (?:order|purchase|transaction|charge|payment))/i,
     hint: ['authorize', 'authorise', 'authorized', 'authorised', 'cancel', 'dispute', 'approve', 'recognize', 'recognise', 'order', 'purchase', 'transaction', 'charge', 'payment'],
   },
 
   {
     id: 'account_discount_bait',
-    weight: 1.2,
+    weight: 1.8,
     votes: { 'Calls pretending to be government, businesses, or family and friends': 1 },
-    re: /\b(?:(?:your|ur) (?:existing |current )?(?:\w+ )?(?:and \w+ )?accounts? (?:is|are|has been|have been) (?:now )?qualified (?:for|to get) (?:up to )?\d+ ?(?:%|percent)|\d+ ?(?:%|percent) (?:off |discount )?(?:to|for) all (?:of )?(?:its|our|their) (?:existing )?customers)/i,
-    hint: ['qualified', 'customers'],
+    re: /\b(?:(?:your|ur) (?:existing |current )?(?:\w+ )?(?:and \w+ )?accounts? (?:is|are|has been|have been) (?:now )?qualified (?:for|to get) (?:up to )?\d+ ?(?:%|percent)|(?:qualified|eligible) for (?:up to )?\d+ ?(?:%|percent) (?:off|discount)|\d+ ?(?:%|percent) (?:off |discount )?(?:to|for) all (?:of )?(?:its|our|their) (?:existing )?customers)/i,
+    hint: ['qualified', 'customers', 'eligible'],
   },
 
   // ── threats ──────────────────────────────────────────────────────────────────────────────
@@ -322,10 +322,19 @@ export const CUES: readonly Cue[] = [
   // ── offers that are scams when cold-pitched ─────────────────────────────────────────────
   {
     id: 'debt_reduction_offer',
+    group: 'debt_pitch',
     weight: 2.0,
     votes: { [DEBT]: 3 },
     re: /\b(?:(?:qualify|qualified|eligible|approved|pre-?approved) for (?:a |the )?(?:0|zero|lower|reduced|low)(?: ?%| percent)?(?: (?:interest|apr|rate))|(?:lower|reduce|eliminate|lowering|reducing|eliminating) your (?:credit card |interest )?(?:interest )?(?:rates?|apr|payments?|debts?|balances?)|(?:rate|interest) reduction|(?:0|zero)(?: ?%| percent) (?:interest|apr)|(?:student )?loan (?:forgiveness|cancellation|discharge)|(?:forgiveness|hardship|consolidation|relief|debt elimination|debt reduction|repayment) (?:program|center|plan)|debt (?:elimination|forgiveness|consolidation|settlement)|(?:consolidate|refinance) (?:your )?(?:debts?|loans?|credit cards?|mortgage)|(?:your|on) (?:federal )?student loans?\b[^.]{0,60}\b(?:balance|payments?|forgiven|forgiveness|repayment|suspension|qualify|eligible)|(?:federal )?student loan (?:repayment|relief|payments?) (?:options|program|pause|suspension)|(?:loan|debt) (?:forgiveness|discharge|cancellation) (?:files?|efforts?|applications?|enrollment)|pre-?enrollment)/i,
     hint: ['qualif*', 'eligible', 'approved', 'lower*', 'reduc*', 'eliminat*', 'interest', 'apr', 'loan', 'program', 'center', 'plan', 'debt', 'consolidate', 'refinance', 'student', 'rate', 'reduction', 'pre', 'preenrollment', 'forgiveness', 'discharge', 'cancellation'],
+  },
+  {
+    id: 'student_loan_relief',
+    weight: 2.4,
+    group: 'debt_pitch',
+    votes: { 'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)': 3 },
+    re: /\b(?:(?:student )?loan (?:forgiveness|cancellation|discharge)|(?:forgiveness|hardship|discharge|cancellation) (?:program|programs|center|plan|files?|efforts?|applications?)|pre-?enrollment|(?:your|on|federal) student loans?\b[^.]{0,60}\b(?:forgiven|forgiveness|cancel(?:l?ed|lation)|discharge|suspension|qualify|eligible))/i,
+    hint: ['loan', 'forgiveness', 'hardship', 'discharge', 'cancellation', 'pre', 'preenrollment', 'student', 'loans'],
   },
   {
     id: 'credit_repair_offer',
