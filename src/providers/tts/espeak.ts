@@ -19,6 +19,8 @@ export interface EspeakOptions {
   log?: Logger;
   /** Longest one synthesis may take before it is reported as refused. */
   timeoutMs?: number;
+  /** Start the engine now rather than on the first request, so the first caller hears no dead air. */
+  eager?: boolean;
 }
 
 /** The worker sits next to this file; under tsx it is the .ts source, once built the .js output. */
@@ -67,6 +69,8 @@ export function createEspeak(opts: EspeakOptions = {}): TextToSpeech {
     child = c;
     return c;
   };
+
+  if (opts.eager) start();
 
   return {
     id: 'espeak:espeak-ng',

@@ -12,7 +12,7 @@ export async function createTextToSpeech(config: Config, log: Logger): Promise<T
     case 'polly':
       return createPolly({ voice: config.pollyVoice });
     case 'espeak':
-      return createEspeak({ log });
+      return createEspeak({ log, eager: true });
   }
 }
 
