@@ -176,7 +176,7 @@ export async function run(argv: string[]): Promise<number> {
   if (opts.llm !== 'none') {
     const { createModelProvider } = await import('../providers/llm/index.js');
     const config: Config = { ...loadConfig(), llm: opts.llm };
-    llm = await createModelProvider(config, createLogger('warn'));
+    llm = await createModelProvider(config, createLogger('warn'), { llm: opts.llm });
     if (!llm) {
       console.error(`voice eval: model provider "${opts.llm}" is not available in this configuration`);
       return 2;

@@ -87,7 +87,7 @@ export const CUES: readonly Cue[] = [
     tactic: 'authority_impersonation',
     weight: 1.0,
     votes: { 'Tax Collection': 3 },
-    re: /\b(?:internal revenue service|\birs\b|tax (?:department|authority|office|agency|enforcement)|revenue (?:agency|department)|(?:back|unpaid|delinquent|overdue) taxes|tax (?:debt|lien|evasion|fraud|arrears|relief program)|taxes (?:owed|you owe)|owe (?:the )?(?:irs|taxes)|tax return (?:has been|was) (?:flagged|audited)|(?:back )?tax (?:debt )?(?:relief|resolution|negotiations?|forgiveness|settlement))\b/i,
+    re: /\b(?:internal revenue service|\birs\b|tax (?:department|authority|office|agency|enforcement)|revenue (?:agency|department)|(?:back|unpaid|delinquent|overdue) taxes|tax (?:debt|lien|evasion|fraud|arrears|relief program)|taxes (?:owed|you owe)|owe (?:the )?(?:irs|taxes)|tax return (?:has been|was) (?:flagged|audited))\b/i,
     hint: ['irs', 'internal', 'tax*', 'revenue'],
   },
   {
@@ -309,7 +309,7 @@ export const CUES: readonly Cue[] = [
   {
     id: 'unsolicited_robocall',
     weight: 0.8,
-    re: /\b(?:to be (?:removed|taken off|placed on)[^.]{0,40}(?:list|calls)|do[- ]not[- ]call list|(?:we|i) (?:have been|'ve been) trying to (?:reach|contact) you|(?:this|the) (?:call|message) is (?:to inform|to notify|regarding|in regards? to|intended for) you|(?:this message is )?(?:fully |only )?intended for you|the purpose of (?:this|my|our) call is|(?:i am|i'm) an? (?:artificial|virtual|computer)|(?:this is )?a final courtesy call)\b/i,
+    re: /\b(?:to be (?:removed|taken off|placed on)[^.]{0,40}(?:list|calls)|do[- ]not[- ]call list|(?:we|i)(?: have been|'ve been) trying to (?:reach|contact) you|(?:this|the) (?:call|message) is (?:to inform|to notify|regarding|in regards? to|intended for) you|(?:this message is )?(?:fully |only )?intended for you|the purpose of (?:this|my|our) call is|(?:i am|i'm) an? (?:artificial|virtual|computer)|(?:this is )?a final courtesy call)\b/i,
     hint: ['removed', 'taken', 'placed', 'list', 'trying', 'automated', 'recorded', 'inform', 'notify', 'regarding', 'regards', 'regard', 'intended', 'purpose', 'artificial', 'virtual', 'computer', 'courtesy'],
   },
   {
@@ -335,6 +335,14 @@ export const CUES: readonly Cue[] = [
     votes: { 'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)': 3 },
     re: /\b(?:(?:student )?loan (?:forgiveness|cancellation|discharge)|(?:forgiveness|hardship|discharge|cancellation) (?:program|programs|center|plan|files?|efforts?|applications?)|pre-?enrollment|(?:your|on|federal) student loans?\b[^.]{0,60}\b(?:forgiven|forgiveness|cancel(?:l?ed|lation)|discharge|suspension|qualify|eligible))/i,
     hint: ['loan', 'forgiveness', 'hardship', 'discharge', 'cancellation', 'pre', 'preenrollment', 'student', 'loans'],
+  },
+  {
+    id: 'tax_relief_pitch',
+    weight: 2.0,
+    group: 'debt_pitch',
+    votes: { 'Tax Collection': 3 },
+    re: /\b(?:(?:back )?tax (?:debt )?(?:relief|resolution|negotiations?|forgiveness|settlement)|(?:zero|0)[- ]tax[- ]owed|tax debt relief)\b/i,
+    hint: ['tax', 'zero'],
   },
   {
     id: 'credit_repair_offer',
