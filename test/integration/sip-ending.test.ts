@@ -3,6 +3,7 @@ import { hashKey } from '../../src/server/auth.js';
 import { Supervisor } from '../../src/session/supervisor.js';
 import type { SipRequest, SipResponse } from '../../src/transport/sip/message.js';
 import { SipServer, type SipServerOptions } from '../../src/transport/sip/uas.js';
+import { createHoneypotPipeline } from '../../pipelines/honeypot.js';
 import { startSipHarness, until, type SipHarness } from '../fixtures/sipp/harness.js';
 import { answerMedia, newIds, offerSdp, request, RtpPeer, SipPeer, type DialogIds } from '../fixtures/sipp/peer.js';
 import { serialize, responseTo } from '../../src/transport/sip/message.js';
@@ -54,8 +55,8 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     );
   }
   const tagOf = (res: SipResponse) => /;tag=([^;\s]+)/.exec(res.headers.get('to') ?? '')![1]!;
-  function answerBye(peer: SipPeer): Promise<SipRequest> {
-    return peer.wait((r) => r.message.type === 'request' && r.message.method === 'BYE').then((r) => {
+  function answerBye(peer: SipPeer, ms = 8000): Promise<SipRequest> {
+    return peer.wait((r) => r.message.type === 'request' && r.message.method === 'BYE', ms).then((r) => {
       const bye = r.message as SipRequest;
       peer.send(serialize(responseTo(bye, 200)).toString());
       return bye;
@@ -142,5 +143,35 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     await new Promise((r) => setTimeout(r, 900));
     expect(peer.count((m) => m.type === 'request' && m.method === 'BYE'), 'answered BYE is not resent').to.equal(byes);
     await ended(ids.callId);
+  });
+  it('the persona hangs up (caller silent after the greeting): its last words play out, then BYE', async () => {
+    // The real honeypot pipeline with a short silence clock and no prompt before the goodbye.
+    const patient = new Supervisor(h.server.services, {
+      pipelines: { honeypot: createHoneypotPipeline({ timing: { silenceMs: 200, maxPrompts: 0, replyPauseMs: 500 } }) },
+    });
+    const s = await server({}, patient);
+    const peer = await peerFor(s);
+    const rtp = await RtpPeer.open();
+    closers.push(rtp);
+    const ids = newIds();
+    invite(peer, s, ids, rtp.port);
+    const ok = await peer.response(200, 'INVITE');
+    peer.send(request({ method: 'ACK', uri: `sip:honeypot@127.0.0.1:${s.port}`, ids: { ...ids, branch: 'z9hG4bKack3' }, peer, toTag: tagOf(ok) }));
+    rtp.to(answerMedia(ok).host, answerMedia(ok).port);
+    // Silence, not absence: keep RTP flowing so only the persona can end the call.
+    const line = setInterval(() => rtp.audio(), 20);
+    try {
+      const bye = await answerBye(peer, 45_000);
+      expect(bye.headers.get('call-id')).to.equal(ids.callId);
+      // Everything queued was sent before the BYE: nothing arrives after it.
+      const n = rtp.packets.length;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(rtp.packets.length).to.equal(n);
+    } finally {
+      clearInterval(line);
+    }
+    await ended(ids.callId);
+    const log = h.server.logs.find((l) => l.msg === 'call ended' && l.callId === ids.callId)!;
+    expect(log.why).to.equal('persona_hangup');
   });
 });

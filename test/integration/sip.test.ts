@@ -237,4 +237,53 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     expect((await peer.finalResponse('BYE')).status).to.equal(200);
     expect((await ended(ids.callId)).protocol).to.equal('sip');
   });
+  it('survives garbage and answers a request missing a mandatory header with 400', async () => {
+    const peer = await udpPeer();
+    for (const junk of ['', '\r\n\r\n', 'hello', 'INVITE sip:x SIP/2.0\r\nno colon\r\n\r\n', Buffer.alloc(2000, 0xff).toString('latin1')]) {
+      peer.send(junk);
+    }
+    const ids = newIds();
+    const noCallId = request({ method: 'OPTIONS', uri: uri(), ids, peer }).replace(/^Call-ID: .*\r\n/m, '');
+    peer.send(noCallId);
+    const r = await peer.finalResponse('OPTIONS');
+    expect(r.status).to.equal(400);
+    expect(r.reason).to.match(/call-id/);
+    // Still serving.
+    peer.send(request({ method: 'OPTIONS', uri: uri(), ids: newIds(), peer }));
+    await until(() => peer.count((m) => m.type === 'response' && m.status === 200) === 1, 3000, 'OPTIONS after garbage');
+  });
+
+  it('a re-INVITE moves our RTP to the new address and is answered with the same codec', async () => {
+    const peer = await udpPeer();
+    const first = await rtpPeer();
+    const second = await rtpPeer();
+    const ids = newIds();
+    invite(peer, ids, first, { 'X-Report': 'false' });
+    const ok = await peer.response(200, 'INVITE');
+    const tag = tagOf(ok);
+    ack(peer, ids, tag);
+    first.to(answerMedia(ok).host, answerMedia(ok).port);
+    await until(() => first.packets.length > 3, 20_000, 'audio to the first port');
+    const re = { ...ids, cseq: 2, branch: `z9hG4bKre${ids.fromTag}` };
+    peer.send(request({ method: 'INVITE', uri: uri(), ids: re, peer, toTag: tag, body: offerSdp(second.port, '0 101') }));
+    const ok2 = await peer.wait((r) => r.message.type === 'response' && r.message.status === 200 && r.message.headers.get('cseq') === '2 INVITE');
+    const body = (ok2.message as SipResponse).body.toString();
+    expect(body).to.match(/m=audio \d+ RTP\/AVP 0 101/);
+    expect(body).to.match(/^o=- \d+ 2 IN IP4/m);
+    ack(peer, re, tag, `z9hG4bKack2${ids.fromTag}`);
+    // Switching codec mid-call is refused.
+    const re3 = { ...ids, cseq: 3, branch: `z9hG4bKre3${ids.fromTag}` };
+    peer.send(request({ method: 'INVITE', uri: uri(), ids: re3, peer, toTag: tag, body: offerSdp(second.port, '8') }));
+    const no = await peer.wait((r) => r.message.type === 'response' && r.message.status >= 400 && r.message.headers.get('cseq') === '3 INVITE');
+    expect((no.message as SipResponse).status).to.equal(488);
+    const talk = setInterval(() => first.audio(), 20);
+    try {
+      await until(() => second.packets.length > 3, 20_000, 'audio to the second port');
+    } finally {
+      clearInterval(talk);
+    }
+    bye(peer, { ...ids, cseq: 4 }, tag);
+    expect((await peer.finalResponse('BYE')).status).to.equal(200);
+    await ended(ids.callId);
+  });
 });

@@ -11,6 +11,8 @@ import type { Flow } from './transport.js';
 import { headerUri } from './caller.js';
 
 export type CallState = 'setup' | 'answered' | 'confirmed' | 'ended';
+/** Why a call ended: the caller (BYE, CANCEL), the persona, the session (`local`), or the network. */
+export type CallEnd = 'caller_bye' | 'cancel' | 'persona_hangup' | 'local' | 'rtp_timeout' | 'no_ack';
 
 export class Call {
   state: CallState = 'setup';
@@ -31,7 +33,7 @@ export class Call {
   sdpVersion = 1;
   readonly sdpSessionId = String(Date.now());
   /** Ends the session and media once; set by the UAS. */
-  onEnd: ((why: 'caller_bye' | 'local' | 'rtp_timeout' | 'no_ack' | 'cancel') => void) | null = null;
+  onEnd: ((why: CallEnd) => void) | null = null;
 
   constructor(
     readonly invite: SipRequest,

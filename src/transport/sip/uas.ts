@@ -17,7 +17,7 @@ import { mergeOptions } from '../../session/options.js';
 import { InsufficientCreditsError, type Supervisor } from '../../session/supervisor.js';
 import type { Reservation } from '../../session/types.js';
 import type { KeyRecord } from '../../store/types.js';
-import { Call } from './call.js';
+import { Call, type CallEnd } from './call.js';
 import { calledNumber, callerNumber, headerUri } from './caller.js';
 import { domainCandidates, firewallAction } from './firewall.js';
 import { headerParam, missingMandatory, parseCSeq, responseTo, type SipRequest } from './message.js';
@@ -402,17 +402,18 @@ export class SipServer {
       else call.state = 'ended';
       session.push({ kind: 'stop', reason: why === 'caller_bye' || why === 'cancel' ? 'stop' : why === 'local' ? 'shutdown' : 'hangup' });
     };
+    // Whatever ends the call from our side lets the persona's queued words play out first.
+    const finish = (why: CallEnd): void => {
+      const deadline = new Promise((r) => setTimeout(r, HANGUP_DRAIN_MS).unref?.());
+      void Promise.race([rtp.drained(), deadline]).then(() => call.onEnd?.(why));
+    };
     session.outbound$.subscribe((f) => {
       if (f.kind === 'audio') rtp.play(f.data);
       else if (f.kind === 'clear') rtp.clear();
-      else if (f.kind === 'hangup') {
-        // The persona said goodbye: let the words play out, then hang up.
-        const deadline = new Promise((r) => setTimeout(r, HANGUP_DRAIN_MS).unref?.());
-        void Promise.race([rtp.drained(), deadline]).then(() => call.onEnd?.('local'));
-      }
+      else if (f.kind === 'hangup') finish('persona_hangup');
     });
     // Time limit, credits, shutdown or the persona: the session is over, so is the call.
-    session.events$.subscribe({ complete: () => call.onEnd?.('local') });
+    session.events$.subscribe({ complete: () => finish('local') });
   }
 
   private async bye(call: Call): Promise<void> {
@@ -452,6 +453,15 @@ export class SipServer {
     if (!call) return txn.send(responseTo(req, 481));
     txn.send(responseTo(req, 200));
     this.log.info({ callId: call.callId }, 'caller hung up');
+    if (call.state === 'setup') {
+      // Hung up before we answered: like a CANCEL, the INVITE ends with 487 and no session starts.
+      call.cancelled = true;
+      this.calls.delete(call.key);
+      for (const t of call.invites.values()) {
+        if (t.pending) t.send(responseTo(t.request, 487, { toTag: call.localTag }));
+      }
+      return;
+    }
     // A BYE before our 2xx was ACKed still ends it (§15.1.2); the pending INVITE needs nothing more.
     for (const t of call.invites.values()) t.acked();
     call.onEnd?.('caller_bye');
