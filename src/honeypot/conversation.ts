@@ -60,6 +60,7 @@ export function conversation(
     const rules = createRuleScorer();
     let assessment: Assessment | null = null;
     let counter = 0;
+    let answeredUpTo = 0;
     let queued = 0; // clips queued or playing
     let hangingUp = false;
     let finished = false;
@@ -73,11 +74,13 @@ export function conversation(
     const activity$ = new Subject<CallerActivity>();
     const kinds = new Map<string, SayKind>();
 
-    const personaLine = (text: string): void => {
-      const u: Utterance = { role: 'persona', speaker: persona.name, text, at: scheduler.now() };
-      lines.push(u);
-      sub.next(u);
-    };
+    /** The dialogue's memory takes the line when it is decided; the transcript when it can be heard. */
+    const personaLine = (text: string): Utterance => ({
+      role: 'persona',
+      speaker: persona.name,
+      text,
+      at: scheduler.now(),
+    });
     const hangup = (): void => {
       if (finished) return;
       finished = true;
@@ -87,8 +90,9 @@ export function conversation(
     const say = (text: string, kind: SayKind): void => {
       if (finished) return;
       if (kind === 'goodbye') hangingUp = true;
+      lines.push(personaLine(text));
       if (!tts) {
-        personaLine(text);
+        sub.next(personaLine(text));
         if (kind === 'goodbye') return hangup();
         silence$.next('persona_start');
         silence$.next('persona_end');
@@ -125,7 +129,7 @@ export function conversation(
             }
             return;
           }
-          personaLine(r.request.text);
+          sub.next(personaLine(r.request.text));
           if (queued++ === 0) silence$.next('persona_start');
           clips$.next({ name: r.request.name, data: toClientAudio(r.audio, deps.format) });
         }),
@@ -204,6 +208,9 @@ export function conversation(
     ];
 
     async function answer(): Promise<string | null> {
+      // Only caller words said since the last answer: two quick turns get one reply, not two.
+      if (!lines.slice(answeredUpTo).some((l) => l.role === 'caller')) return null;
+      answeredUpTo = lines.length;
       if (!pendingCallerText(lines)) return null;
       const state: DialogueState = {
         persona,
