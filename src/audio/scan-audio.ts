@@ -48,6 +48,7 @@ export async function transcribeScanAudio(
   signal?: AbortSignal,
 ): Promise<{ utterances: Utterance[]; seconds: number }> {
   const audio = await load(input, signal);
+  if (signal?.aborted) throw signal.reason;
   const stt = services.stt;
   if (!stt) throw new HttpError(502, 'transcription failed: this deployment has no speech-to-text');
   const opts = input.language
