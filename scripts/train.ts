@@ -15,7 +15,14 @@ import { CUE_NAMES } from '../src/providers/llm/local/evidence.js';
 import { featurise, normalise, type FeatureSpace } from '../src/providers/llm/local/features.js';
 import { LocalModel, type ModelArtefact } from '../src/providers/llm/local/model.js';
 import { evaluate, formatFigures } from '../src/providers/llm/local/metrics.js';
-import { auc, fitPlatt, round, trainCentroids, trainLogistic, type TrainingRow } from '../src/providers/llm/local/train.js';
+import {
+  auc,
+  fitPlatt,
+  round,
+  trainCentroids,
+  trainLogistic,
+  type TrainingRow,
+} from '../src/providers/llm/local/train.js';
 import { weakCategory } from '../src/providers/llm/local/weak-labels.js';
 import { scoreText } from '../src/rules/index.js';
 
@@ -71,15 +78,26 @@ function main(): void {
       y: e.label === 'scam' ? (1 as const) : (0 as const),
       weight: e.label === 'scam' ? 1 / nScam : 1 / nLegit,
     })),
-    ...scams.map((h) => ({ vector: featurise(h.text, SPACE).vector, y: 1 as const, weight: HANDWRITTEN_WEIGHT / nScam })),
-    ...negatives.map((h) => ({ vector: featurise(h.text, SPACE).vector, y: 0 as const, weight: HANDWRITTEN_WEIGHT / nLegit })),
+    ...scams.map((h) => ({
+      vector: featurise(h.text, SPACE).vector,
+      y: 1 as const,
+      weight: HANDWRITTEN_WEIGHT / nScam,
+    })),
+    ...negatives.map((h) => ({
+      vector: featurise(h.text, SPACE).vector,
+      y: 0 as const,
+      weight: HANDWRITTEN_WEIGHT / nLegit,
+    })),
   ];
   const lr = trainLogistic(rows, SPACE, OPTIONS);
 
   const categoryRows = [
     ...train
       .filter((e) => e.label === 'scam')
-      .map((e) => ({ vector: featurise(callerText(e), SPACE).vector, category: weakCategory(normalise(e.transcript), e.language) })),
+      .map((e) => ({
+        vector: featurise(callerText(e), SPACE).vector,
+        category: weakCategory(normalise(e.transcript), e.language),
+      })),
     ...scams.map((h) => ({ vector: featurise(h.text, SPACE).vector, category: h.category ?? 'Scammers' })),
   ];
   const centroids = trainCentroids(categoryRows, 200);
@@ -123,25 +141,34 @@ function main(): void {
     ),
     calibration_auc: round(auc(calMargins, calYs), 4),
   };
+  // Rules figures are printed, not stored: the rules change more often than the model.
+  const { rules: _rules, ...modelFigures } = figures;
   draft.trained = {
     at: new Date().toISOString().slice(0, 10),
     by: 'npm run train (scripts/train.ts)',
     data: {
       'ncsu-robocall-ftc-ppone (public domain)': countBy(train.filter((e) => e.source === 'robocall')),
       'sgd-schema-guided (CC BY-SA 4.0, Rastogi et al. 2020)': train.filter((e) => e.source === 'sgd').length,
-      'taskmaster4-coffee (CC BY 4.0, Byrne and Ganesh, Google LLC)': train.filter((e) => e.source === 'taskmaster4').length,
+      'taskmaster4-coffee (CC BY 4.0, Byrne and Ganesh, Google LLC)': train.filter((e) => e.source === 'taskmaster4')
+        .length,
       'models/data/hard-negatives.jsonl (this project)': negatives.length,
       'models/data/scam-examples.jsonl (this project)': scams.length,
       calibration: calibration.length,
     },
     options: { ...OPTIONS, handwrittenWeight: HANDWRITTEN_WEIGHT },
-    figures,
+    figures: modelFigures,
   };
   const out = path.join(root, 'models', 'scamlr-v1.json');
   fs.writeFileSync(out, `${JSON.stringify(draft)}\n`);
   console.log(`wrote ${path.relative(root, out)} (${(fs.statSync(out).size / 1024).toFixed(0)} KiB)`);
   console.log(formatFigures(figures.model, figures.rules));
-  console.log(JSON.stringify({ test_split: figures.test_split, switchboard_fpr_0_6: figures.model_switchboard_false_positive_rate_at_0_6, calibration_auc: figures.calibration_auc }));
+  console.log(
+    JSON.stringify({
+      test_split: figures.test_split,
+      switchboard_fpr_0_6: figures.model_switchboard_false_positive_rate_at_0_6,
+      calibration_auc: figures.calibration_auc,
+    }),
+  );
 }
 
 function countBy(examples: Example[]): Record<string, number> {

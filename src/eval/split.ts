@@ -84,10 +84,18 @@ function loadJsonl(dataDir: string, folder: string, source: Source, trainable: b
 }
 
 function loadRobocalls(dataDir: string): Example[] {
-  const rows = parseCsv(fs.readFileSync(path.join(dataDir, 'ncsu-robocall-ftc-ppone', 'transcripts_with_clusters.csv'), 'utf8'));
+  const rows = parseCsv(
+    fs.readFileSync(path.join(dataDir, 'ncsu-robocall-ftc-ppone', 'transcripts_with_clusters.csv'), 'utf8'),
+  );
   const header = rows.shift() ?? [];
   const col = (name: string): number => header.indexOf(name);
-  const [iKey, iLang, iText, iCluster, iTag] = ['recording_key', 'language', 'transcript', 'campaign_cluster_id', 'filename_campaign_tag'].map(col);
+  const [iKey, iLang, iText, iCluster, iTag] = [
+    'recording_key',
+    'language',
+    'transcript',
+    'campaign_cluster_id',
+    'filename_campaign_tag',
+  ].map(col);
   const seen = new Set<string>();
   const kept: Array<{ key: string; lang: string; text: string; cluster: string; tag: string }> = [];
   for (const r of rows) {

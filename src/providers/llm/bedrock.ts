@@ -143,7 +143,10 @@ export function createBedrockChat(
         } catch (err) {
           throw bedrockError(err, inner);
         }
-        const text = (response.output?.message?.content ?? []).map((b) => b.text ?? '').join('').trim();
+        const text = (response.output?.message?.content ?? [])
+          .map((b) => b.text ?? '')
+          .join('')
+          .trim();
         if (!text) throw new ProviderError(PROVIDER, 'empty reply from the model');
         return text;
       }),

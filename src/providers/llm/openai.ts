@@ -9,7 +9,12 @@
 import type { Config } from '../../config.js';
 import type { ChatModel, ChatOptions } from './chat.js';
 import { asProviderError, withDeadline } from './deadline.js';
-import { createGenerativeProvider, type StructuredBackend, type StructuredRequest, type Timeouts } from './generative.js';
+import {
+  createGenerativeProvider,
+  type StructuredBackend,
+  type StructuredRequest,
+  type Timeouts,
+} from './generative.js';
 import { extractJson, MalformedOutput } from './output.js';
 import { TOOL_NAME } from './prompt.js';
 import { ProviderError, type ModelProvider } from './types.js';
@@ -140,13 +145,19 @@ export function createOpenAiChat(config: Config, options: ChatOptions & { fetch?
         ];
         let completion: unknown;
         try {
-          completion = await post(config, { model: config.openaiModel, messages, temperature: 0.7, max_tokens: 300 }, inner, doFetch);
+          completion = await post(
+            config,
+            { model: config.openaiModel, messages, temperature: 0.7, max_tokens: 300 },
+            inner,
+            doFetch,
+          );
         } catch (err) {
           throw err instanceof ShapeRefused ? err.cause : err;
         }
         const content = (completion as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message
           ?.content;
-        if (typeof content !== 'string' || !content.trim()) throw new ProviderError(PROVIDER, 'empty reply from the model');
+        if (typeof content !== 'string' || !content.trim())
+          throw new ProviderError(PROVIDER, 'empty reply from the model');
         return content.trim();
       }),
   };

@@ -51,7 +51,10 @@ export function repairTactics(value: unknown): Tactic[] {
   const out = new Set<Tactic>();
   for (const item of value) {
     if (typeof item !== 'string') continue;
-    const key = item.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const key = item
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     if (isTactic(key)) out.add(key);
   }
   return [...out];

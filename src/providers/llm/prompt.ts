@@ -70,7 +70,9 @@ ${mode === 'live' ? '\nThe call is still running: judge what has been said so fa
  */
 export function userMessage(input: ModelInput, mode: PromptMode): string {
   const lines = input.utterances.length
-    ? input.utterances.map((u) => `${JSON.stringify(u.role === 'caller' ? 'caller' : u.role)}: ${JSON.stringify(defang(u.text))}`)
+    ? input.utterances.map(
+        (u) => `${JSON.stringify(u.role === 'caller' ? 'caller' : u.role)}: ${JSON.stringify(defang(u.text))}`,
+      )
     : [`"caller": ${JSON.stringify(defang(input.callerText))}`];
   const lang = input.language ? ` Language hint: ${input.language}.` : '';
   return `Product: ${input.product}. ${mode === 'live' ? 'Live call, transcript so far.' : 'Finished call, full transcript.'}${lang}

@@ -11,7 +11,9 @@ describe('provider call deadline', () => {
 
   it('rejects with a retryable ProviderError at the deadline, even when the work ignores its signal', async () => {
     const t0 = Date.now();
-    const err = (await withDeadline('x', 40, new AbortController().signal, never).catch((e: unknown) => e)) as ProviderError;
+    const err = (await withDeadline('x', 40, new AbortController().signal, never).catch(
+      (e: unknown) => e,
+    )) as ProviderError;
     expect(err).to.be.instanceOf(ProviderError);
     expect(err.retryable).to.equal(true);
     expect(err.message).to.equal('model call timed out after 40 ms');

@@ -1,9 +1,21 @@
 import { expect } from 'chai';
-import { extractJson, MalformedOutput, repairAnalysis, repairAssessment, repairCategory } from '../../../src/providers/llm/output.js';
+import {
+  extractJson,
+  MalformedOutput,
+  repairAnalysis,
+  repairAssessment,
+  repairCategory,
+} from '../../../src/providers/llm/output.js';
 
 describe('model output validation and repair', () => {
   it('keeps a valid assessment as it is', () => {
-    const a = { score: 0.7, category: 'Phishing', tactics: ['otp_request'], signals: ['"read me the code"'], summary: 'Asks for a code.' };
+    const a = {
+      score: 0.7,
+      category: 'Phishing',
+      tactics: ['otp_request'],
+      signals: ['"read me the code"'],
+      summary: 'Asks for a code.',
+    };
     expect(repairAssessment(a)).to.deep.equal(a);
   });
 
@@ -27,7 +39,11 @@ describe('model output validation and repair', () => {
   });
 
   it('drops unknown tactics and normalises spelling', () => {
-    const a = repairAssessment({ score: 0.9, category: 'Phishing', tactics: ['OTP request', 'remote-access', 'hypnosis', 7] });
+    const a = repairAssessment({
+      score: 0.9,
+      category: 'Phishing',
+      tactics: ['OTP request', 'remote-access', 'hypnosis', 7],
+    });
     expect(a.tactics).to.deep.equal(['otp_request', 'remote_access']);
   });
 
@@ -52,7 +68,12 @@ describe('model output validation and repair', () => {
     const a = repairAnalysis({
       score: 0.9,
       category: 'Phishing',
-      intel: { callback_numbers: ['+1 (888) 555-0199', '555-0199'], emails: ['a@b.co', ''], passwords: ['x'], dtmf: '123' },
+      intel: {
+        callback_numbers: ['+1 (888) 555-0199', '555-0199'],
+        emails: ['a@b.co', ''],
+        passwords: ['x'],
+        dtmf: '123',
+      },
     });
     expect(a.intel).to.deep.equal({ callback_numbers: ['+18885550199'], emails: ['a@b.co'] });
   });

@@ -35,7 +35,11 @@ describe('prompt for generative models', () => {
   });
 
   it('has a strict schema: every property required, categories and tactics enumerated', () => {
-    const s = outputSchema('final') as { required: string[]; additionalProperties: boolean; properties: Record<string, { enum?: string[] }> };
+    const s = outputSchema('final') as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, { enum?: string[] }>;
+    };
     expect(s.additionalProperties).to.equal(false);
     expect(s.required).to.have.members(['score', 'category', 'tactics', 'signals', 'summary', 'intel']);
     expect(s.properties.category!.enum).to.include('none').and.include('Tax Collection');

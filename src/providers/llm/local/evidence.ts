@@ -28,39 +28,163 @@ const cue = (name: string, pattern: RegExp, tactic?: Tactic, negatable = true): 
   negatable,
   kind: 'evidence',
 });
-const topic = (name: string, pattern: RegExp, tactic?: Tactic): Cue => ({ name, pattern, tactic, negatable: false, kind: 'topic' });
-const marker = (name: string, pattern: RegExp, tactic: Tactic): Cue => ({ name, pattern, tactic, negatable: false, kind: 'marker' });
+const topic = (name: string, pattern: RegExp, tactic?: Tactic): Cue => ({
+  name,
+  pattern,
+  tactic,
+  negatable: false,
+  kind: 'topic',
+});
+const marker = (name: string, pattern: RegExp, tactic: Tactic): Cue => ({
+  name,
+  pattern,
+  tactic,
+  negatable: false,
+  kind: 'marker',
+});
 
 export const CUES: readonly Cue[] = [
-  cue('gift_card', /\b(?:gift ?cards?|itunes cards?|google play (?:cards?|codes?)|steam cards?|apple cards?|ebay cards?|target cards?|vanilla (?:visa|cards?)|card'?s? (?:pin|claim code))\b/, 'untraceable_payment'),
-  cue('crypto', /\b(?:bitcoin|crypto(?:currency|currencies)?|btc|ethereum|usdt|tether|coinbase|crypto atm|bitcoin atm|wallet address)\b/, 'untraceable_payment'),
-  cue('wire_cash', /\b(?:wire (?:the )?(?:money|funds|transfer)|western union|moneygram|money ?order|send (?:the )?cash|cash in (?:an|a) envelope|courier (?:will )?(?:pick|collect)|zelle|cash ?app|venmo|prepaid (?:debit )?card)\b/, 'untraceable_payment'),
-  cue('remote_tool', /\b(?:anydesk|any desk|teamviewer|team viewer|ultraviewer|logmein|supremo|quick ?support|remote (?:access|desktop|session|support)|remote(?:ly)? control (?:of |over )?(?:your|the) (?:computer|pc|laptop|screen|device)|screen ?shar(?:e|ing)|download (?:an?|the|this) (?:app|application|software|program))\b/, 'remote_access'),
-  cue('otp', /\b(?:one[- ]time (?:code|passcode|password|pin)|verification code|security code|confirmation code|authori[sz]ation code|(?:the|that) code (?:we|i|you) (?:just )?(?:sent|texted|received|got)|read (?:me |back )?(?:the|that) code|(?:six|6)[- ]digit (?:code|number|pin)|text(?:ed)? (?:you )?a code)\b/, 'otp_request'),
-  cue('pii', /\b(?:(?:give|provide|confirm|verify|read|tell|need|have|spell|update) (?:me |us )?(?:with )?(?:your |the )(?:full )?(?:social security number|ssn|social|date of birth|mother'?s maiden name|(?:credit |debit )?card number|account number|routing number|online banking (?:password|login)|password|pin|medicare (?:number|id))|(?:what(?:'s| is) your) (?:social security number|ssn|date of birth|card number|account number|password|pin))\b/, 'pii_harvest'),
-  topic('pii_mention', /\b(?:social security number|ssn|date of birth|mother'?s maiden name|card number|account number|routing number)\b/, 'pii_harvest'),
-  cue('verify_identity', /\b(?:verify (?:your )?(?:identity|information|account|details)|confirm your (?:identity|information|details|social|name and address))\b/, 'pii_harvest'),
-  cue('arrest', /\b(?:warrant (?:for|out for|issued|has been issued)|arrest warrant|(?:will|would|going to|gonna) (?:be )?(?:arrest(?:ed)?|taken into custody|sued|prosecuted|jailed)|police (?:will|are going to|officers will) (?:come|be|visit)|legal (?:action|consequences|proceedings)|lawsuit (?:has been|was|is being) filed|(?:case|complaint) (?:has been )?filed against you|criminal (?:charges?|case) against you|face (?:criminal )?charges|deport(?:ed|ation))\b/, 'threat', false),
-  cue('suspend', /\b(?:(?:account|card|benefits|number|license|service|social security number|ssn)(?: \w+){0,3} (?:has been |is |will be |was )?(?:suspended|frozen|blocked|revoked|deactivated|terminated)|(?:suspend|freeze|block|revoke|seize|cancel|terminate) your (?:account|card|benefits|number|license|assets|service)|(?:will be |be )?disconnect(?:ed)? (?:today|within|in \d+|immediately)|(?:shut|cut) off (?:your|the) (?:power|service|electricity|gas|water))\b/, 'threat', false),
-  cue('urgency', /\b(?:(?:pay|act|call|press|send|buy|go|do it) (?:\w+ )?(?:right now|immediately|right away)|urgent(?:ly)? (?:action|matter|notice|attention|legal|call|message|payment)|final (?:notice|warning|attempt|reminder)|last (?:chance|warning|notice)|within (?:the next )?(?:\d+|one|two|twenty[- ]four|24|48) (?:minutes?|hours?)|expires? today|act now|before it'?s too late|time[- ]sensitive|before (?:the end of )?(?:today|tonight)|immediate(?:ly)? (?:action|attention|payment))\b/, 'urgency', false),
-  cue('secrecy', /\b(?:(?:don'?t|do not) (?:tell|talk to|inform|discuss (?:this|it) with|mention (?:this|it) to) (?:anyone|anybody|your (?:bank|family|wife|husband|kids|children|son|daughter|parents|mom|dad)|the bank|bank staff|the teller|mom|dad)|(?:don'?t|do not) hang up|do not disclose|keep (?:this|it) (?:confidential|secret|between us|private)|confidential (?:matter|case|investigation)|not (?:tell|inform) (?:anyone|anybody|your bank)|gag order)\b/, 'secrecy', false),
-  topic('gov_authority', /\b(?:social security administration|social security office|ssa|irs|internal revenue|department of (?:justice|treasury|homeland security|revenue)|federal (?:agent|reserve|government|bureau|trade commission)|fbi|dea|customs and border|border protection|u\.?s\.? (?:marshals?|government|treasury)|legal department|embassy|consulate|immigration)\b/, 'authority_impersonation'),
-  topic('brand_security', /\b(?:amazon|apple|microsoft|windows|paypal|geek squad|norton|mcafee)\b[^.?!]{0,60}\b(?:security|fraud|suspicious|order|charge|account|support|department|refund)\b/, 'authority_impersonation'),
-  topic('bank_fraud_dept', /\b(?:fraud (?:department|prevention|team|alert|protection)|security department|card services|cardmember services|visa|mastercard)\b/, 'authority_impersonation'),
-  cue('prize', /\b(?:you(?:'ve| have)? (?:just )?(?:won(?!')|been (?:selected|chosen))|you(?:'re| are) (?:our|a|the) (?:lucky |grand )?(?:prize )?winner|congratulations[,!.]? you(?:'ve| have| are|'re)? (?:just )?(?:won|been|a winner|the winner|selected|qualif)|(?:claim|collect|receive|release) (?:your|the) (?:prize|winnings|reward|grant)|sweepstakes|grand prize|free (?:gift|cruise|vacation|trip|stay)|complimentary (?:stay|cruise|vacation)|grant money|you (?:are|have been) pre-?approved|guaranteed approval|(?:you )?(?:are |have )?qualif(?:y|ied) for|eligible (?:to receive|for) (?:a |our |your )?(?:free|special|members))\b/, 'prize_lure'),
-  cue('family', /\b(?:grandma|grandpa|grandson|granddaughter|bail (?:money|bond)?|your (?:son|daughter|nephew|niece|husband|wife|mother|father|grandchild)\b[^.?!]{0,50}\b(?:accident|arrested|jail|hospital|trouble|custody))\b/, 'family_fear', false),
-  cue('refund', /\b(?:overcharg(?:e|ed)|unauthori[sz]ed (?:charge|purchase|order|transaction|payment)|suspicious (?:charge|activity|order|transaction|purchase)|pre-?authori[sz]ed (?:order|charge)|order (?:has been )?placed (?:on|in|under) your name|(?:owe|owes|entitled to|eligible for) (?:you )?a refund|refund of \$?\d)\b/, 'refund_bait', false),
+  cue(
+    'gift_card',
+    /\b(?:gift ?cards?|itunes cards?|google play (?:cards?|codes?)|steam cards?|apple cards?|ebay cards?|target cards?|vanilla (?:visa|cards?)|card'?s? (?:pin|claim code))\b/,
+    'untraceable_payment',
+  ),
+  cue(
+    'crypto',
+    /\b(?:bitcoin|crypto(?:currency|currencies)?|btc|ethereum|usdt|tether|coinbase|crypto atm|bitcoin atm|wallet address)\b/,
+    'untraceable_payment',
+  ),
+  cue(
+    'wire_cash',
+    /\b(?:wire (?:the )?(?:money|funds|transfer)|western union|moneygram|money ?order|send (?:the )?cash|cash in (?:an|a) envelope|courier (?:will )?(?:pick|collect)|zelle|cash ?app|venmo|prepaid (?:debit )?card)\b/,
+    'untraceable_payment',
+  ),
+  cue(
+    'remote_tool',
+    /\b(?:anydesk|any desk|teamviewer|team viewer|ultraviewer|logmein|supremo|quick ?support|remote (?:access|desktop|session|support)|remote(?:ly)? control (?:of |over )?(?:your|the) (?:computer|pc|laptop|screen|device)|screen ?shar(?:e|ing)|download (?:an?|the|this) (?:app|application|software|program))\b/,
+    'remote_access',
+  ),
+  cue(
+    'otp',
+    /\b(?:one[- ]time (?:code|passcode|password|pin)|verification code|security code|confirmation code|authori[sz]ation code|(?:the|that) code (?:we|i|you) (?:just )?(?:sent|texted|received|got)|read (?:me |back )?(?:the|that) code|(?:six|6)[- ]digit (?:code|number|pin)|text(?:ed)? (?:you )?a code)\b/,
+    'otp_request',
+  ),
+  cue(
+    'pii',
+    /\b(?:(?:give|provide|confirm|verify|read|tell|need|have|spell|update) (?:me |us )?(?:with )?(?:your |the )(?:full )?(?:social security number|ssn|social|date of birth|mother'?s maiden name|(?:credit |debit )?card number|account number|routing number|online banking (?:password|login)|password|pin|medicare (?:number|id))|(?:what(?:'s| is) your) (?:social security number|ssn|date of birth|card number|account number|password|pin))\b/,
+    'pii_harvest',
+  ),
+  topic(
+    'pii_mention',
+    /\b(?:social security number|ssn|date of birth|mother'?s maiden name|card number|account number|routing number)\b/,
+    'pii_harvest',
+  ),
+  cue(
+    'verify_identity',
+    /\b(?:verify (?:your )?(?:identity|information|account|details)|confirm your (?:identity|information|details|social|name and address))\b/,
+    'pii_harvest',
+  ),
+  cue(
+    'arrest',
+    /\b(?:warrant (?:for|out for|issued|has been issued)|arrest warrant|(?:will|would|going to|gonna) (?:be )?(?:arrest(?:ed)?|taken into custody|sued|prosecuted|jailed)|police (?:will|are going to|officers will) (?:come|be|visit)|legal (?:action|consequences|proceedings)|lawsuit (?:has been|was|is being) filed|(?:case|complaint) (?:has been )?filed against you|criminal (?:charges?|case) against you|face (?:criminal )?charges|deport(?:ed|ation))\b/,
+    'threat',
+    false,
+  ),
+  cue(
+    'suspend',
+    /\b(?:(?:account|card|benefits|number|license|service|social security number|ssn)(?: \w+){0,3} (?:has been |is |will be |was )?(?:suspended|frozen|blocked|revoked|deactivated|terminated)|(?:suspend|freeze|block|revoke|seize|cancel|terminate) your (?:account|card|benefits|number|license|assets|service)|(?:will be |be )?disconnect(?:ed)? (?:today|within|in \d+|immediately)|(?:shut|cut) off (?:your|the) (?:power|service|electricity|gas|water))\b/,
+    'threat',
+    false,
+  ),
+  cue(
+    'urgency',
+    /\b(?:(?:pay|act|call|press|send|buy|go|do it) (?:\w+ )?(?:right now|immediately|right away)|urgent(?:ly)? (?:action|matter|notice|attention|legal|call|message|payment)|final (?:notice|warning|attempt|reminder)|last (?:chance|warning|notice)|within (?:the next )?(?:\d+|one|two|twenty[- ]four|24|48) (?:minutes?|hours?)|expires? today|act now|before it'?s too late|time[- ]sensitive|before (?:the end of )?(?:today|tonight)|immediate(?:ly)? (?:action|attention|payment))\b/,
+    'urgency',
+    false,
+  ),
+  cue(
+    'secrecy',
+    /\b(?:(?:don'?t|do not) (?:tell|talk to|inform|discuss (?:this|it) with|mention (?:this|it) to) (?:anyone|anybody|your (?:bank|family|wife|husband|kids|children|son|daughter|parents|mom|dad)|the bank|bank staff|the teller|mom|dad)|(?:don'?t|do not) hang up|do not disclose|keep (?:this|it) (?:confidential|secret|between us|private)|confidential (?:matter|case|investigation)|not (?:tell|inform) (?:anyone|anybody|your bank)|gag order)\b/,
+    'secrecy',
+    false,
+  ),
+  topic(
+    'gov_authority',
+    /\b(?:social security administration|social security office|ssa|irs|internal revenue|department of (?:justice|treasury|homeland security|revenue)|federal (?:agent|reserve|government|bureau|trade commission)|fbi|dea|customs and border|border protection|u\.?s\.? (?:marshals?|government|treasury)|legal department|embassy|consulate|immigration)\b/,
+    'authority_impersonation',
+  ),
+  topic(
+    'brand_security',
+    /\b(?:amazon|apple|microsoft|windows|paypal|geek squad|norton|mcafee)\b[^.?!]{0,60}\b(?:security|fraud|suspicious|order|charge|account|support|department|refund)\b/,
+    'authority_impersonation',
+  ),
+  topic(
+    'bank_fraud_dept',
+    /\b(?:fraud (?:department|prevention|team|alert|protection)|security department|card services|cardmember services|visa|mastercard)\b/,
+    'authority_impersonation',
+  ),
+  cue(
+    'prize',
+    /\b(?:you(?:'ve| have)? (?:just )?(?:won(?!')|been (?:selected|chosen))|you(?:'re| are) (?:our|a|the) (?:lucky |grand )?(?:prize )?winner|congratulations[,!.]? you(?:'ve| have| are|'re)? (?:just )?(?:won|been|a winner|the winner|selected|qualif)|(?:claim|collect|receive|release) (?:your|the) (?:prize|winnings|reward|grant)|sweepstakes|grand prize|free (?:gift|cruise|vacation|trip|stay)|complimentary (?:stay|cruise|vacation)|grant money|you (?:are|have been) pre-?approved|guaranteed approval|(?:you )?(?:are |have )?qualif(?:y|ied) for|eligible (?:to receive|for) (?:a |our |your )?(?:free|special|members))\b/,
+    'prize_lure',
+  ),
+  cue(
+    'family',
+    /\b(?:grandma|grandpa|grandson|granddaughter|bail (?:money|bond)?|your (?:son|daughter|nephew|niece|husband|wife|mother|father|grandchild)\b[^.?!]{0,50}\b(?:accident|arrested|jail|hospital|trouble|custody))\b/,
+    'family_fear',
+    false,
+  ),
+  cue(
+    'refund',
+    /\b(?:overcharg(?:e|ed)|unauthori[sz]ed (?:charge|purchase|order|transaction|payment)|suspicious (?:charge|activity|order|transaction|purchase)|pre-?authori[sz]ed (?:order|charge)|order (?:has been )?placed (?:on|in|under) your name|(?:owe|owes|entitled to|eligible for) (?:you )?a refund|refund of \$?\d)\b/,
+    'refund_bait',
+    false,
+  ),
   topic('refund_mention', /\b(?:refund|reimburse(?:ment)?)\b/, 'refund_bait'),
-  marker('press_key', /\b(?:press (?:one|1|two|2|nine|9|zero|0|star)|stay on the line|to speak (?:to|with) (?:a|an|our) (?:representative|agent|officer))\b/, 'callback_pressure'),
-  marker('call_back', /\b(?:call (?:us )?back (?:at|on|immediately)|call (?:this|our|the following) (?:number|toll[- ]free)|return (?:this|our) call (?:at|immediately)|toll[- ]free number|our (?:hotline|helpline) (?:at|number))\b/, 'callback_pressure'),
-  cue('fee_first', /\b(?:processing fee|up ?front fee|small (?:fee|deposit)|insurance fee|activation fee|release fee|pay (?:a|the) (?:fee|deposit) (?:first|before|to release)|advance fee|taxes on (?:your|the) (?:prize|winnings))\b/, 'untraceable_payment'),
-  topic('debt_relief', /\b(?:lower (?:your )?interest rates?|reduce (?:your )?(?:debt|interest|payments?)|debt relief|consolidat\w*|loan forgiveness|forgiven|student loans?)\b/),
+  marker(
+    'press_key',
+    /\b(?:press (?:one|1|two|2|nine|9|zero|0|star)|stay on the line|to speak (?:to|with) (?:a|an|our) (?:representative|agent|officer))\b/,
+    'callback_pressure',
+  ),
+  marker(
+    'call_back',
+    /\b(?:call (?:us )?back (?:at|on|immediately)|call (?:this|our|the following) (?:number|toll[- ]free)|return (?:this|our) call (?:at|immediately)|toll[- ]free number|our (?:hotline|helpline) (?:at|number))\b/,
+    'callback_pressure',
+  ),
+  cue(
+    'fee_first',
+    /\b(?:processing fee|up ?front fee|small (?:fee|deposit)|insurance fee|activation fee|release fee|pay (?:a|the) (?:fee|deposit) (?:first|before|to release)|advance fee|taxes on (?:your|the) (?:prize|winnings))\b/,
+    'untraceable_payment',
+  ),
+  topic(
+    'debt_relief',
+    /\b(?:lower (?:your )?interest rates?|reduce (?:your )?(?:debt|interest|payments?)|debt relief|consolidat\w*|loan forgiveness|forgiven|student loans?)\b/,
+  ),
   topic('warranty', /\b(?:warranty|vehicle service contract|auto (?:protection|coverage))\b/),
-  cue('investment', /\b(?:guaranteed (?:returns?|profit)|double your (?:money|investment)|investment opportunity|trading platform|forex|returns? of \d+ ?(?:%|percent))\b/, 'prize_lure'),
-  cue('screen_address', /\b(?:ignore (?:all |your |the )?(?:previous|prior|above) instructions|this call is (?:clean|safe|legitimate)|(?:mark|classify) this call as)\b/, undefined, false),
+  cue(
+    'investment',
+    /\b(?:guaranteed (?:returns?|profit)|double your (?:money|investment)|investment opportunity|trading platform|forex|returns? of \d+ ?(?:%|percent))\b/,
+    'prize_lure',
+  ),
+  cue(
+    'screen_address',
+    /\b(?:ignore (?:all |your |the )?(?:previous|prior|above) instructions|this call is (?:clean|safe|legitimate)|(?:mark|classify) this call as)\b/,
+    undefined,
+    false,
+  ),
   // Assurances honest institutions give: the opposite of what a scam needs.
-  cue('never_ask', /\b(?:(?:will|would) never (?:ask|call|request|text)|never ask(?:s)? (?:you )?(?:for|to)|(?:do not|don't|never) (?:share|give) (?:this|that|the|your) (?:code|pin|password))\b/, undefined, false),
-  cue('official_channel', /\b(?:number on the back of your card|call (?:the number|us) on (?:the back of )?your (?:card|statement|bill)|log (?:in|into) (?:your|the) (?:app|account) (?:yourself|directly)|hang up and call (?:us|your bank|the number))\b/, undefined, false),
+  cue(
+    'never_ask',
+    /\b(?:(?:will|would) never (?:ask|call|request|text)|never ask(?:s)? (?:you )?(?:for|to)|(?:do not|don't|never) (?:share|give) (?:this|that|the|your) (?:code|pin|password))\b/,
+    undefined,
+    false,
+  ),
+  cue(
+    'official_channel',
+    /\b(?:number on the back of your card|call (?:the number|us) on (?:the back of )?your (?:card|statement|bill)|log (?:in|into) (?:your|the) (?:app|account) (?:yourself|directly)|hang up and call (?:us|your bank|the number))\b/,
+    undefined,
+    false,
+  ),
 ];
 
 export const CUE_NAMES: readonly string[] = CUES.map((c) => c.name);

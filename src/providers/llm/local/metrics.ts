@@ -35,7 +35,9 @@ export function evaluate(scores: readonly number[], ys: readonly (0 | 1)[]): Fig
     let tp = 0;
     let fp = 0;
     scores.forEach((s, i) => {
-      if (s >= threshold) ys[i] === 1 ? tp++ : fp++;
+      if (s < threshold) return;
+      if (ys[i] === 1) tp++;
+      else fp++;
     });
     return {
       threshold,

@@ -130,7 +130,9 @@ interface Span {
 
 /** The text with labels stripped but case kept, aligned with the lower-cased copy when lengths agree. */
 function cased(original: string, lower: string): string {
-  const stripped = original.replace(/^\s*\[?[A-Za-z][A-Za-z ]{0,13}(?:[ _-]?\d{1,2})?\]?\s*:\s*/gm, '').replace(/[’‘`]/g, "'");
+  const stripped = original
+    .replace(/^\s*\[?[A-Za-z][A-Za-z ]{0,13}(?:[ _-]?\d{1,2})?\]?\s*:\s*/gm, '')
+    .replace(/[’‘`]/g, "'");
   return stripped.length === lower.length ? stripped : lower;
 }
 

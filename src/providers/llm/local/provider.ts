@@ -51,7 +51,8 @@ export function createLocalProvider(options: LocalOptions = {}): ModelProvider {
     analyze: async (input, signal): Promise<Analysis> => {
       const a = assess(input, signal);
       // The quoted pitch lines are intel too (`scripts`); the rules add every other kind.
-      const scripts = a.score >= LIKELY_SCAM_AT ? a.signals.filter((s) => s.startsWith('"')).map((s) => s.slice(1, -1)) : [];
+      const scripts =
+        a.score >= LIKELY_SCAM_AT ? a.signals.filter((s) => s.startsWith('"')).map((s) => s.slice(1, -1)) : [];
       return { ...a, intel: scripts.length ? { scripts } : {} };
     },
   };

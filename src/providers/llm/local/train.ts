@@ -138,14 +138,15 @@ export function auc(scores: readonly number[], ys: readonly (0 | 1)[]): number {
   const order = scores.map((s, i) => [s, ys[i]!] as const).sort((a, b) => a[0] - b[0]);
   let rankSum = 0;
   let pos = 0;
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j < order.length && order[j]![0] === order[i]![0]) j++;
     const avgRank = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) if (order[k]![1] === 1) {
-      rankSum += avgRank;
-      pos++;
-    }
+    for (let k = i; k < j; k++)
+      if (order[k]![1] === 1) {
+        rankSum += avgRank;
+        pos++;
+      }
     i = j;
   }
   const neg = order.length - pos;

@@ -8,19 +8,40 @@ import type { Category } from '../../../domain/categories.js';
 const IMPOSTER: Category = 'Calls pretending to be government, businesses, or family and friends';
 
 const RULES: ReadonlyArray<[RegExp, Category]> = [
-  [/\b(?:grandma|grandpa|grandson|granddaughter|bail (?:money|bond)|your (?:son|daughter|nephew|niece|grandchild)\b[^.?!]{0,50}\b(?:accident|arrested|jail|hospital))\b/, IMPOSTER],
+  [
+    /\b(?:grandma|grandpa|grandson|granddaughter|bail (?:money|bond)|your (?:son|daughter|nephew|niece|grandchild)\b[^.?!]{0,50}\b(?:accident|arrested|jail|hospital))\b/,
+    IMPOSTER,
+  ],
   [/\b(?:irs|internal revenue|tax (?:debt|relief|return|department|liabilit\w*)|back taxes)\b/, 'Tax Collection'],
-  [/\b(?:computer|virus|technical support|tech support|windows|microsoft|hack(?:ed|er)|anydesk|teamviewer)\b/, 'Computer & Technical Support'],
-  [/\b(?:sweepstakes|lottery|you(?:'ve| have)? (?:just )?won(?!')|grand prize|claim (?:your|the) prize)\b/, 'Lotteries, Prizes & Sweepstakes'],
-  [/\b(?:student loans?|interest rates?|debt relief|consolidat\w*|credit card (?:debt|balance)|lower your (?:monthly )?payments?)\b/, 'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)'],
+  [
+    /\b(?:computer|virus|technical support|tech support|windows|microsoft|hack(?:ed|er)|anydesk|teamviewer)\b/,
+    'Computer & Technical Support',
+  ],
+  [
+    /\b(?:sweepstakes|lottery|you(?:'ve| have)? (?:just )?won(?!')|grand prize|claim (?:your|the) prize)\b/,
+    'Lotteries, Prizes & Sweepstakes',
+  ],
+  [
+    /\b(?:student loans?|interest rates?|debt relief|consolidat\w*|credit card (?:debt|balance)|lower your (?:monthly )?payments?)\b/,
+    'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)',
+  ],
   [/\b(?:loan)\b[^.?!]{0,80}\b(?:fee|deposit|insurance)\b/, 'Advance Fee Loan'],
   [/\b(?:warranty|vehicle service|auto protection)\b/, 'Warranties & Protection Plans'],
-  [/\b(?:medicare|health insurance|back brace|knee brace|prescription|medical alert|diabetic)\b/, 'Medical & Prescriptions'],
+  [
+    /\b(?:medicare|health insurance|back brace|knee brace|prescription|medical alert|diabetic)\b/,
+    'Medical & Prescriptions',
+  ],
   [/\b(?:electric(?:ity)?|utility|power (?:company|will be)|gas company|water (?:company|bill))\b/, 'Utility'],
   [/\b(?:cruise|vacation|resort|timeshare|hotel|hilton|marriott)\b/, 'Travel/Vacation/Timeshare'],
   [/\b(?:bitcoin|crypto\w*)\b/, 'Cryptocurrency'],
-  [/\b(?:visa|mastercard|card ?member services|card services|your bank|fraud department)\b/, 'Bank/Credit Card Company Imposter'],
-  [/\b(?:social security|ssa|ssn|federal|government|police|sheriff|warrant|legal (?:department|action)|lawsuit|embassy|consulate|customs|immigration|amazon|apple|order (?:has been )?placed|pre-?authori[sz]ed)\b/, IMPOSTER],
+  [
+    /\b(?:visa|mastercard|card ?member services|card services|your bank|fraud department)\b/,
+    'Bank/Credit Card Company Imposter',
+  ],
+  [
+    /\b(?:social security|ssa|ssn|federal|government|police|sheriff|warrant|legal (?:department|action)|lawsuit|embassy|consulate|customs|immigration|amazon|apple|order (?:has been )?placed|pre-?authori[sz]ed)\b/,
+    IMPOSTER,
+  ],
   [/\b(?:work from home|job offer|earn \$?\d+ (?:a|per) (?:day|week))\b/, 'Work From Home & Other Ways To Make Money'],
   [/\b(?:business loan|line of credit|cash advance|merchant)\b/, 'Financial Services'],
   [/\b(?:directv|direct tv|dish network|discount|special offer|promotion|solar)\b/, 'Advertising'],
