@@ -1,0 +1,13 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../src/config.js';
+
+describe('sip config', () => {
+  it('reads the RTP port range, defaulting to 10000-20000, 0 for OS-picked ports', () => {
+    expect(loadConfig({}).sipRtpPorts).to.deep.equal({ min: 10000, max: 20000 });
+    expect(loadConfig({ VOICE_SIP_RTP_PORTS: '30000-30100' }).sipRtpPorts).to.deep.equal({ min: 30000, max: 30100 });
+    expect(loadConfig({ VOICE_SIP_RTP_PORTS: '0' }).sipRtpPorts).to.deep.equal({ min: 0, max: 0 });
+    for (const bad of ['80-90', '30000', '30000-30000', '40000-30000', '1-70000', 'x']) {
+      expect(() => loadConfig({ VOICE_SIP_RTP_PORTS: bad }), bad).to.throw(ConfigError, 'VOICE_SIP_RTP_PORTS');
+    }
+  });
+});
