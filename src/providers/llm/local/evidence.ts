@@ -214,10 +214,14 @@ export interface CueHit {
 }
 
 /** Every cue hit in a text (lower-cased, apostrophes normalised by the caller). */
+const GLOBAL: readonly RegExp[] = CUES.map((c) => new RegExp(c.pattern.source, 'g'));
+
 export function findCues(lower: string): CueHit[] {
   const hits: CueHit[] = [];
-  for (const c of CUES) {
-    const re = new RegExp(c.pattern.source, 'g');
+  for (let i = 0; i < CUES.length; i++) {
+    const c = CUES[i]!;
+    const re = GLOBAL[i]!;
+    re.lastIndex = 0;
     for (let m = re.exec(lower); m; m = re.exec(lower)) {
       if (!(c.negatable && negated(lower, m.index))) hits.push({ cue: c, index: m.index });
       if (m[0].length === 0) re.lastIndex++;
