@@ -75,6 +75,7 @@ export async function startNode(
       if (metricsSocket) uws.us_listen_socket_close(metricsSocket);
       log.info({ hooks: drains.length, seconds: config.drainSeconds }, 'draining');
       await drainWithin(drains, config.drainSeconds * 1000, log);
+      log.info('drained');
       await closeServices(services);
       log.info('stopped');
     })());

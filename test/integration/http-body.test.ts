@@ -326,8 +326,10 @@ describe('integration/http: socket mounts and drain', () => {
     await closing;
     expect(hookStarted).to.equal(true);
     expect(refused).to.equal(true);
-    expect(Date.now() - started).to.be.within(900, 3000);
-    expect(s.logs.some((l) => l.msg === 'drain deadline passed; stopping anyway')).to.equal(true);
+    // The drain itself is cut at one second; closing the providers and the store comes after it.
+    const at = (msg: string): number => Number(s.logs.find((l) => l.msg === msg)?.time);
+    expect(at('drain deadline passed; stopping anyway') - at('draining')).to.be.within(900, 1500);
+    expect(Date.now() - started).to.be.below(10_000);
   });
 });
 
