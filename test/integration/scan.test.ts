@@ -130,6 +130,7 @@ describe('integration/scan: POST /voice/scan', function () {
       ['report not boolean', { transcript: 'hi', report: 'yes' }, 'report'],
       ['report without from', { transcript: 'hi', report: true }, 'from'],
       ['language not BCP-47', { transcript: 'hi', language: 'english please' }, 'language'],
+      ['transcript too long', { transcript: 'word '.repeat(100_001) }, 'transcript'],
     ];
     for (const [name, body, field] of cases) {
       it(`${name} → ${field}`, async () => expect400(await post(s, body), field));

@@ -1,4 +1,4 @@
-import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Intel, IntelListField } from '../../domain/intel.js';
 import { abaValid, base58CheckBitcoin, bech32Bitcoin, ethereumAddress, luhnValid } from './checksums.js';
 import { GIFT_CARD_BRANDS, ORGANIZATIONS, PAYMENT_APPS, REMOTE_TOOLS, findLexicon } from './lexicons.js';
@@ -21,12 +21,37 @@ function before(text: string, index: number, span = 40): string {
 const REFERENCE_WORDS = /\b(?:case|badge|reference|ref|docket|claim|ticket|order|confirmation|employee|agent|officer|id|account|routing|card|member|policy|invoice|tracking)\s*(?:number|no\.?|id|#|code)?\s*(?:is|was|:)?\s*$/;
 
 // ── phone numbers ───────────────────────────────────────────────────────────────────────────
+/** Stretches that could hold a phone number; the parser only ever sees these short pieces (linear time). */
+const PHONE_CANDIDATE = /(?:\+\s?)?\(?\d[\d\s().-]{5,24}\d/g;
+
+/** A call holds a handful of numbers; past these many candidates a text is noise, not a call. */
+const MAX_CANDIDATES = 400;
+const MAX_SEARCHES = 40;
+
 export function callbackNumbers(digitized: string, region: 'US' = 'US'): string[] {
   const out: string[] = [];
-  for (const found of findPhoneNumbersInText(digitized, region)) {
-    if (!found.number.isValid()) continue;
-    if (REFERENCE_WORDS.test(before(digitized, found.startsAt, 30))) continue;
-    if (!out.includes(found.number.number)) out.push(found.number.number);
+  const keep = (e164: string, at: number) => {
+    if (REFERENCE_WORDS.test(before(digitized, at, 30))) return;
+    if (!out.includes(e164)) out.push(e164);
+  };
+  let candidates = 0;
+  let searches = 0;
+  for (const m of digitized.matchAll(PHONE_CANDIDATE)) {
+    if (++candidates > MAX_CANDIDATES) break;
+    const start = m.index ?? 0;
+    const raw = m[0].trim();
+    const digits = raw.replace(/\D/g, '');
+    if (digits.length < 7) continue;
+    // The common case, one whole number, parses directly; anything else is searched (bounded).
+    const direct = digits.length <= 15 ? parsePhoneNumberFromString(raw, region) : undefined;
+    if (direct?.isValid()) {
+      keep(direct.number, start);
+      continue;
+    }
+    if (++searches > MAX_SEARCHES) continue;
+    for (const found of findPhoneNumbersInText(raw, region)) {
+      if (found.number.isValid()) keep(found.number.number, start + found.startsAt);
+    }
   }
   return out;
 }

@@ -23,6 +23,8 @@ export interface ScanRequest {
 
 /** The spec's body limit; the route enforces it on the raw body too. */
 export const SCAN_BODY_LIMIT = 25 * 1024 * 1024;
+/** Scoring runs on the event loop: a bound on the text keeps one request from stalling live calls. */
+export const MAX_TRANSCRIPT_CHARS = 500_000;
 const ENCODINGS: readonly ScanEncoding[] = ['wav', 'pcm16', 'mulaw'];
 const BCP47 = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -90,6 +92,9 @@ export function validateScan(raw: Raw, fileAudio: Buffer | undefined, fromForm: 
   }
 
   const text = transcript?.trim() ? transcript : undefined;
+  if (text && text.length > MAX_TRANSCRIPT_CHARS) {
+    throw bad('transcript', `longer than ${MAX_TRANSCRIPT_CHARS} characters (about ten hours of speech)`);
+  }
   if (!text && !audio) throw bad('transcript', 'a transcript or audio (audio_base64, or a multipart file named audio) is required');
   if (text && audio) throw bad('transcript', 'send a transcript or audio, not both');
   if (audio && encoding === 'pcm16' && sampleRate === undefined) throw bad('sample_rate', 'is required for pcm16');
