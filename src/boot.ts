@@ -83,12 +83,9 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
 
 /** Closes providers and the store; errors are logged, never thrown, so shutdown always completes. */
 export async function closeServices(s: Services): Promise<void> {
-  for (const p of [s.llm, s.stt, s.tts]) {
-    try {
-      await p?.close?.();
-    } catch (err) {
-      s.log.warn({ err }, 'provider close failed');
-    }
+  const closing = [s.llm, s.stt, s.tts].map((p) => p?.close?.());
+  for (const r of await Promise.allSettled(closing)) {
+    if (r.status === 'rejected') s.log.warn({ err: r.reason as unknown }, 'provider close failed');
   }
   try {
     await s.store.close();
