@@ -6,8 +6,9 @@
  *   npx tsx bench/honeypot-sim/run.ts [--repeat N] [--write]
  *
  * The node runs text-only (VOICE_TTS=none) so a call takes milliseconds, not minutes; "minutes on the
- * line" is simulated from the words spoken (persona at its voice rate, scammer at 150 words a minute,
- * one second between turns). `--write` puts the tables into bench/RESULTS.md.
+ * line" is simulated from the words spoken: the persona at the seconds per word its eSpeak voice really
+ * takes (measured first on its own lines), the scammer at 150 words a minute, one second between turns.
+ * `--write` puts the tables into bench/RESULTS.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { PERSONAS } from '../../src/honeypot/personas.js';
 import type { Persona } from '../../src/honeypot/types.js';
+import { createEspeak } from '../../src/providers/tts/espeak.js';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { Scammer } from './scammer.js';
 import { SCAMS, type ScamProfile } from './scams.js';
@@ -38,7 +40,32 @@ function words(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-async function call(server: TestServer, persona: Persona, scam: ScamProfile): Promise<CallResult> {
+/** Seconds per word of each persona's eSpeak voice, measured on its greeting and stalls. */
+async function measureVoices(): Promise<Map<string, number>> {
+  const tts = createEspeak();
+  const out = new Map<string, number>();
+  try {
+    for (const p of PERSONAS) {
+      const sample = [p.greeting!, ...(p.stalls ?? [])];
+      let seconds = 0;
+      for (const text of sample) {
+        const a = await tts.synthesize(text, p.tts.espeak, new AbortController().signal, p.tts);
+        seconds += a.pcm.length / a.sampleRate;
+      }
+      out.set(p.id, seconds / words(sample.join(' ')));
+    }
+  } finally {
+    await tts.close?.();
+  }
+  return out;
+}
+
+async function call(
+  server: TestServer,
+  persona: Persona,
+  scam: ScamProfile,
+  secondsPerWord: number,
+): Promise<CallResult> {
   const ws = new WebSocket(`${server.wsUrl}/voice/honeypot/stream?key=${server.key}&persona=${persona.id}`);
   const events: Array<Record<string, unknown>> = [];
   let wake: (() => void) | null = null;
@@ -76,7 +103,7 @@ async function call(server: TestServer, persona: Persona, scam: ScamProfile): Pr
   );
   await waitPersona(1);
   const scammer = new Scammer(scam);
-  let seconds = words(String(personaLines()[0]?.text ?? '')) / ((persona.tts.rate ?? 150) / 60);
+  let seconds = words(String(personaLines()[0]?.text ?? '')) * secondsPerWord;
   let line: string | null = scammer.opening();
   let why = 'hung up';
   let expected = 1;
@@ -89,7 +116,7 @@ async function call(server: TestServer, persona: Persona, scam: ScamProfile): Pr
       break;
     }
     const reply = String(personaLines().at(-1)!.text);
-    seconds += words(reply) / ((persona.tts.rate ?? 150) / 60) + TURN_GAP_S;
+    seconds += words(reply) * secondsPerWord + TURN_GAP_S;
     const next = scammer.reply(reply);
     line = next.line;
     if (next.why) why = next.why;
@@ -158,13 +185,23 @@ function table(results: CallResult[], key: 'persona' | 'scam'): string {
   ].join('\n');
 }
 
-export async function runHoneypotSim(repeat = 2): Promise<{ results: CallResult[]; markdown: string }> {
+/** `measureVoices: false` estimates persona speech from the configured rate instead of synthesising (fast, for tests). */
+export async function runHoneypotSim(
+  repeat = 2,
+  opts: { measureVoices?: boolean } = {},
+): Promise<{ results: CallResult[]; markdown: string }> {
   const prev = process.env.VOICE_HONEYPOT_SILENCE_MS;
+  const voices =
+    opts.measureVoices === false
+      ? new Map(PERSONAS.map((p) => [p.id, 60 / (p.tts.rate ?? 150)]))
+      : await measureVoices();
   const server = await startTestServer({ VOICE_TTS: 'none', VOICE_LOG_LEVEL: 'warn' });
   const results: CallResult[] = [];
   try {
     for (let r = 0; r < repeat; r++) {
-      for (const persona of PERSONAS) for (const scam of SCAMS) results.push(await call(server, persona, scam));
+      for (const persona of PERSONAS) {
+        for (const scam of SCAMS) results.push(await call(server, persona, scam, voices.get(persona.id)!));
+      }
     }
   } finally {
     await server.close();
@@ -181,6 +218,8 @@ export async function runHoneypotSim(repeat = 2): Promise<{ results: CallResult[
     .join(', ');
   const markdown = [
     `Scripted scammers (${SCAMS.length} scam types: ${SCAMS.map((s) => s.type).join(', ')}) against every persona, ${repeat}× each (${all.length} calls) over a real socket, text-only node. Dialogue engine: embedded scripted (the generative engine needs a chat model server, none reachable here: not measured).`,
+    '',
+    `Persona speech time from its real eSpeak voice: ${PERSONAS.map((p) => `${p.id} ${(60 / voices.get(p.id)!).toFixed(0)}`).join(', ')} words a minute (pauses included).`,
     '',
     `Overall: **${mean(all.map((r) => r.turns)).toFixed(1)} turns** on average (target ≥ 10), ${mean(all.map((r) => r.simulatedMinutes)).toFixed(1)} simulated minutes on the line, ${mean(all.map((r) => r.intelFields.length)).toFixed(1)} intel fields extracted, ${Math.round((100 * all.filter((r) => r.filed).length) / all.length)}% of calls filed (mean ${mean(all.map((r) => r.reportedNumbers)).toFixed(1)} numbers).`,
     '',
