@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { createEspeak } from '../../../src/providers/tts/espeak.js';
 import { ProviderError } from '../../../src/providers/llm/types.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
@@ -58,6 +59,29 @@ describe('tts: eSpeak NG in a child process', function () {
       expect(err).to.be.instanceOf(ProviderError);
       expect((err as ProviderError).provider).to.equal('espeak');
     }
+  });
+
+  it('a crashed engine fails what it was doing and is restarted for the next request', async () => {
+    await tts.synthesize('Warm up.', 'en-us', new AbortController().signal);
+    const pending = tts.synthesize(
+      'This sentence is being spoken when the engine dies. '.repeat(20),
+      'en-us',
+      new AbortController().signal,
+    );
+    const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'espeak-worker'])
+      .toString()
+      .trim()
+      .split('\n');
+    expect(pids).to.have.length(1);
+    process.kill(Number(pids[0]), 'SIGKILL');
+    const err = await pending.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(ProviderError);
+    expect((err as Error).message).to.match(/speech engine stopped/);
+    const again = await tts.synthesize('Back again.', 'en-us', new AbortController().signal);
+    expect(rms(again.pcm)).to.be.greaterThan(500);
   });
 
   it('rejects at once when aborted', async () => {
