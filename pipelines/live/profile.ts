@@ -16,6 +16,8 @@ export interface LiveProfile {
   minutePrice(tracksBoth: boolean): number;
   /** Spec: final analysis may take up to 20 s after the stop. */
   finalAnalysisMs: number;
+  /** Time speech-to-text gets after the stop to deliver its last results. */
+  flushMs: number;
 }
 
 export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
@@ -27,6 +29,7 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     reportDefault: false,
     minutePrice: (both) => liveMinutePrice('filter', both),
     finalAnalysisMs: 20_000,
+    flushMs: 5_000,
   },
   honeypot: {
     kind: 'honeypot',
@@ -37,5 +40,6 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     // The called party is the persona: nothing to transcribe twice.
     minutePrice: () => liveMinutePrice('honeypot', false),
     finalAnalysisMs: 20_000,
+    flushMs: 5_000,
   },
 };

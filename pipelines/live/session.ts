@@ -1,4 +1,19 @@
-import { concat, connect, defer, ignoreElements, map, merge, of, Subject, tap, type Observable } from 'rxjs';
+import {
+  concat,
+  connect,
+  defer,
+  endWith,
+  ignoreElements,
+  map,
+  merge,
+  of,
+  Subject,
+  switchMap,
+  takeUntil,
+  tap,
+  timer,
+  type Observable,
+} from 'rxjs';
 import type { PersonaInfo, SessionEvent } from '../../src/domain/events.js';
 import type { EndReason, Frame, Utterance } from '../../src/domain/frames.js';
 import { EventFactory } from '../../src/events/envelope.js';
@@ -94,7 +109,14 @@ export function liveSession(
         const all$ = hooks.extraLines
           ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, frames$, report))))
           : heard$;
+        // After the stop, speech-to-text gets a bounded time to flush; a stuck provider cannot hold the end.
+        const flushDeadline$ = frames$.pipe(
+          ignoreElements(),
+          endWith(0),
+          switchMap(() => timer(profile.flushMs, scheduler)),
+        );
         const spoken$ = all$.pipe(
+          takeUntil(flushDeadline$),
           tap((u) => state.record(u)),
           connect((u$) =>
             merge(

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { Observable } from 'rxjs';
+import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
 import { hashKey } from '../../src/server/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ESCALATING_SCAM_CALL, openLive, send, transcript, waitFor } from './helpers/live-client.js';
@@ -118,6 +120,32 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
       expect((ended.verdict as Record<string, unknown>).source).to.equal('heuristic');
       const error = run.events.find((e) => e.type === 'session.error')!;
       expect(error.error).to.match(/longer than 20 s/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('gives speech-to-text 5 s after the stop to flush, then ends without it', async () => {
+    // A recogniser that takes audio and never answers nor completes (a stuck provider).
+    const stuck: SpeechToText = {
+      id: 'stuck:test',
+      sampleRate: 16000,
+      wantsSegments: false,
+      transcribe: (audio) => new Observable<SttResult>(() => audio.subscribe()),
+    };
+    const own = await startLiveApp({ ...server.services, stt: stuck }, { scheduler: clock.scheduler });
+    try {
+      const run = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
+      send(run, { type: 'start' });
+      await waitFor(run, 'session.started');
+      run.ws.send(Buffer.alloc(320));
+      transcript(run, 'Hello?');
+      send(run, { type: 'stop' });
+      await settle(200);
+      expect(run.events.map((e) => e.type)).to.not.include('session.ended');
+      await clock.advanceTo(5_000);
+      const ended = await waitFor(run, 'session.ended');
+      expect(ended.transcript).to.equal('caller: Hello?');
     } finally {
       await own.close();
     }
