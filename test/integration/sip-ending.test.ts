@@ -56,17 +56,23 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
   }
   const tagOf = (res: SipResponse) => /;tag=([^;\s]+)/.exec(res.headers.get('to') ?? '')![1]!;
   function answerBye(peer: SipPeer, ms = 8000): Promise<SipRequest> {
-    return peer.wait((r) => r.message.type === 'request' && r.message.method === 'BYE', ms).then((r) => {
-      const bye = r.message as SipRequest;
-      peer.send(serialize(responseTo(bye, 200)).toString());
-      return bye;
-    });
+    return peer
+      .wait((r) => r.message.type === 'request' && r.message.method === 'BYE', ms)
+      .then((r) => {
+        const bye = r.message as SipRequest;
+        peer.send(serialize(responseTo(bye, 200)).toString());
+        return bye;
+      });
   }
   async function ended(callId: string) {
-    await until(async () => {
-      const rows = await h.server.services.store.sessions.listByKey(keyId, 200);
-      return rows.some((r) => r.call_id === callId && r.state === 'ended');
-    }, 30_000, `session ${callId} ended`);
+    await until(
+      async () => {
+        const rows = await h.server.services.store.sessions.listByKey(keyId, 200);
+        return rows.some((r) => r.call_id === callId && r.state === 'ended');
+      },
+      30_000,
+      `session ${callId} ended`,
+    );
   }
 
   it('503 when the node is full, 503 when the honeypot is off, 402 when the key cannot pay the first minute', async () => {
@@ -109,7 +115,15 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     const ids = newIds();
     invite(peer, s, ids, 40010);
     const ok = await peer.response(200, 'INVITE');
-    peer.send(request({ method: 'ACK', uri: `sip:honeypot@127.0.0.1:${s.port}`, ids: { ...ids, branch: 'z9hG4bKack1' }, peer, toTag: tagOf(ok) }));
+    peer.send(
+      request({
+        method: 'ACK',
+        uri: `sip:honeypot@127.0.0.1:${s.port}`,
+        ids: { ...ids, branch: 'z9hG4bKack1' },
+        peer,
+        toTag: tagOf(ok),
+      }),
+    );
     const t0 = Date.now();
     const bye = await answerBye(peer);
     expect(Date.now() - t0).to.be.within(500, 3000);
@@ -130,18 +144,30 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     const ids = newIds();
     invite(peer, s, ids, rtp.port);
     const ok = await peer.response(200, 'INVITE');
-    peer.send(request({ method: 'ACK', uri: `sip:honeypot@127.0.0.1:${s.port}`, ids: { ...ids, branch: 'z9hG4bKack2' }, peer, toTag: tagOf(ok) }));
+    peer.send(
+      request({
+        method: 'ACK',
+        uri: `sip:honeypot@127.0.0.1:${s.port}`,
+        ids: { ...ids, branch: 'z9hG4bKack2' },
+        peer,
+        toTag: tagOf(ok),
+      }),
+    );
     rtp.to(answerMedia(ok).host, answerMedia(ok).port);
     rtp.audio();
     const draining = supervisor.drain(10_000);
     // The first BYE goes unanswered; timer E sends it again.
     await until(() => peer.count((m) => m.type === 'request' && m.method === 'BYE') >= 2, 5000, 'BYE resent');
-    const bye = peer.received.find((r) => r.message.type === 'request' && r.message.method === 'BYE')!.message as SipRequest;
+    const bye = peer.received.find((r) => r.message.type === 'request' && r.message.method === 'BYE')!
+      .message as SipRequest;
     peer.send(serialize(responseTo(bye, 200)).toString());
     await draining;
     const byes = peer.count((m) => m.type === 'request' && m.method === 'BYE');
     await new Promise((r) => setTimeout(r, 900));
-    expect(peer.count((m) => m.type === 'request' && m.method === 'BYE'), 'answered BYE is not resent').to.equal(byes);
+    expect(
+      peer.count((m) => m.type === 'request' && m.method === 'BYE'),
+      'answered BYE is not resent',
+    ).to.equal(byes);
     await ended(ids.callId);
   });
   it('the persona hangs up (caller silent after the greeting): its last words play out, then BYE', async () => {
@@ -156,7 +182,15 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     const ids = newIds();
     invite(peer, s, ids, rtp.port);
     const ok = await peer.response(200, 'INVITE');
-    peer.send(request({ method: 'ACK', uri: `sip:honeypot@127.0.0.1:${s.port}`, ids: { ...ids, branch: 'z9hG4bKack3' }, peer, toTag: tagOf(ok) }));
+    peer.send(
+      request({
+        method: 'ACK',
+        uri: `sip:honeypot@127.0.0.1:${s.port}`,
+        ids: { ...ids, branch: 'z9hG4bKack3' },
+        peer,
+        toTag: tagOf(ok),
+      }),
+    );
     rtp.to(answerMedia(ok).host, answerMedia(ok).port);
     // Silence, not absence: keep RTP flowing so only the persona can end the call.
     const line = setInterval(() => rtp.audio(), 20);

@@ -40,7 +40,12 @@ describe('sip firewall domains', function () {
     });
   }
 
-  async function call(domain: string, caller: string, rtpPort = 40020, pai?: string): Promise<{ res: SipResponse; peer: SipPeer; ids: ReturnType<typeof newIds> }> {
+  async function call(
+    domain: string,
+    caller: string,
+    rtpPort = 40020,
+    pai?: string,
+  ): Promise<{ res: SipResponse; peer: SipPeer; ids: ReturnType<typeof newIds> }> {
     const peer = await SipPeer.udp(h.target);
     closers.push(peer);
     const ids = newIds();
@@ -103,9 +108,13 @@ describe('sip firewall domains', function () {
     });
 
     it('gives a webhook a signing secret that survives updates', async () => {
-      const a = (await (await put('hooked.example', { webhook: 'https://hooks.example.com/sip' })).json()) as { domain: Record<string, string> };
+      const a = (await (await put('hooked.example', { webhook: 'https://hooks.example.com/sip' })).json()) as {
+        domain: Record<string, string>;
+      };
       expect(a.domain.webhook_secret).to.match(/^whsec_[0-9a-f]{48}$/);
-      const b = (await (await put('hooked.example', { webhook: 'https://hooks.example.com/sip', spam_action: 'honeypot' })).json()) as { domain: Record<string, string> };
+      const b = (await (
+        await put('hooked.example', { webhook: 'https://hooks.example.com/sip', spam_action: 'honeypot' })
+      ).json()) as { domain: Record<string, string> };
       expect(b.domain.webhook_secret).to.equal(a.domain.webhook_secret);
       const c = (await (await put('hooked.example', {})).json()) as { domain: Record<string, string> };
       expect(c.domain).to.not.have.property('webhook_secret');
@@ -155,7 +164,15 @@ describe('sip firewall domains', function () {
       const { res, peer, ids } = await call('trap.example', SCAMMER, rtp.port);
       expect(res.status).to.equal(200);
       const tag = /;tag=([^;\s]+)/.exec(res.headers.get('to')!)![1]!;
-      peer.send(request({ method: 'ACK', uri: `sip:+18005550100@trap.example`, ids: { ...ids, branch: 'z9hG4bKfwack' }, peer, toTag: tag }));
+      peer.send(
+        request({
+          method: 'ACK',
+          uri: `sip:+18005550100@trap.example`,
+          ids: { ...ids, branch: 'z9hG4bKfwack' },
+          peer,
+          toTag: tag,
+        }),
+      );
       rtp.to(answerMedia(res).host, answerMedia(res).port);
       const talk = setInterval(() => rtp.audio(), 20);
       try {
@@ -163,18 +180,34 @@ describe('sip firewall domains', function () {
       } finally {
         clearInterval(talk);
       }
-      peer.send(request({ method: 'BYE', uri: `sip:+18005550100@trap.example`, ids: { ...ids, cseq: 2, branch: 'z9hG4bKfwbye' }, peer, toTag: tag }));
+      peer.send(
+        request({
+          method: 'BYE',
+          uri: `sip:+18005550100@trap.example`,
+          ids: { ...ids, cseq: 2, branch: 'z9hG4bKfwbye' },
+          peer,
+          toTag: tag,
+        }),
+      );
       expect((await peer.finalResponse('BYE')).status).to.equal(200);
-      await until(async () => {
-        const rows = await h.server.services.store.sessions.listByKey(keyId, 200);
-        return rows.some((r) => r.call_id === ids.callId && r.state === 'ended' && r.protocol === 'sip' && r.from === SCAMMER);
-      }, 30_000, 'domain session stored under the domain key');
+      await until(
+        async () => {
+          const rows = await h.server.services.store.sessions.listByKey(keyId, 200);
+          return rows.some(
+            (r) => r.call_id === ids.callId && r.state === 'ended' && r.protocol === 'sip' && r.from === SCAMMER,
+          );
+        },
+        30_000,
+        'domain session stored under the domain key',
+      );
       // The domain's webhook receives the session, signed with the domain's secret.
       await until(() => h.receiver.posts.some((p) => p.body.type === 'session.ended'), 10_000, 'domain webhook');
       const { createHmac } = await import('node:crypto');
       for (const p of h.receiver.posts) {
         expect(p.path).to.equal('/domain');
-        expect(p.headers['x-voice-signature']).to.equal(`sha256=${createHmac('sha256', secret).update(p.raw).digest('hex')}`);
+        expect(p.headers['x-voice-signature']).to.equal(
+          `sha256=${createHmac('sha256', secret).update(p.raw).digest('hex')}`,
+        );
       }
       // A clean caller to the same domain is still forwarded.
       expect((await call('trap.example', CLEAN)).res.status).to.equal(302);

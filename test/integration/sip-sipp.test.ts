@@ -50,10 +50,14 @@ describe('sip honeypot with SIPp as the caller', function () {
     // SIPp's own audio reached the honeypot as the caller's RTP.
     const callId = /Call-ID: (\S+)/.exec(result.messages)?.[1];
     expect(callId).to.be.a('string');
-    await until(async () => {
-      const rows = await h.server.services.store.sessions.listByKey(keyId, 50);
-      return rows.some((r) => r.call_id === callId && r.state === 'ended');
-    }, 30_000, 'session stored');
+    await until(
+      async () => {
+        const rows = await h.server.services.store.sessions.listByKey(keyId, 50);
+        return rows.some((r) => r.call_id === callId && r.state === 'ended');
+      },
+      30_000,
+      'session stored',
+    );
     const rec = (await h.server.services.store.sessions.listByKey(keyId, 50)).find((r) => r.call_id === callId)!;
     expect(rec).to.include({ kind: 'honeypot', protocol: 'sip', from: '+12025550123' });
     expect(rec.intel.dtmf).to.equal('73*');
@@ -61,7 +65,11 @@ describe('sip honeypot with SIPp as the caller', function () {
     expect(ended.why).to.equal('caller_bye');
     // SIPp streamed its PCMU file for the length of the call: hundreds of packets, not just our keys.
     expect(ended.rtpIn as number).to.be.greaterThan(100);
-    await until(() => h.receiver.posts.some((p) => p.body.type === 'session.ended' && p.body.call_id === callId), 10_000, 'webhook');
+    await until(
+      () => h.receiver.posts.some((p) => p.body.type === 'session.ended' && p.body.call_id === callId),
+      10_000,
+      'webhook',
+    );
   });
   /** A second entry point on the same node whose RTP watchdog fires after 1.5 s. */
   async function impatientServer(): Promise<SipServer> {
@@ -99,10 +107,14 @@ describe('sip honeypot with SIPp as the caller', function () {
     // Whatever the persona said before the hang-up came as PCMA.
     for (const p of sink.packets) expect(p.payloadType).to.equal(8);
     const callId = /Call-ID: (\S+)/.exec(result.messages)![1]!;
-    await until(async () => {
-      const rows = await h.server.services.store.sessions.listByKey(keyId, 50);
-      return rows.some((r) => r.call_id === callId && r.state === 'ended' && r.from === '+442079460958');
-    }, 30_000, 'session stored');
+    await until(
+      async () => {
+        const rows = await h.server.services.store.sessions.listByKey(keyId, 50);
+        return rows.some((r) => r.call_id === callId && r.state === 'ended' && r.from === '+442079460958');
+      },
+      30_000,
+      'session stored',
+    );
   });
 
   describe('firewall domains', () => {
@@ -117,7 +129,10 @@ describe('sip honeypot with SIPp as the caller', function () {
         comment: 'filed by a test',
         filed_at: new Date().toISOString(),
       });
-      for (const [id, spam_action] of [['block.example', 'decline'], ['lure.example', 'honeypot']] as const) {
+      for (const [id, spam_action] of [
+        ['block.example', 'decline'],
+        ['lure.example', 'honeypot'],
+      ] as const) {
         const r = await fetch(`${h.server.url}/domains/${id}`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json', 'x-auth': h.server.key },
@@ -146,15 +161,27 @@ describe('sip honeypot with SIPp as the caller', function () {
         scenario: 'uac-honeypot-hangs-up.xml',
         target: { host: '127.0.0.1', port: s.port },
         mediaPort: await freeMediaPort(),
-        keys: { ruri: 'sip:+18005550100@lure.example', caller: SCAMMER, service_key: 'none', rtp_sink: String(sink.port), formats: '0 8' },
+        keys: {
+          ruri: 'sip:+18005550100@lure.example',
+          caller: SCAMMER,
+          service_key: 'none',
+          rtp_sink: String(sink.port),
+          formats: '0 8',
+        },
       });
       expect(result.code, `${result.stdout.slice(-2000)}\n${result.errors}`).to.equal(0);
       expect(result.messages).to.match(/SIP\/2\.0 200 OK/);
       const callId = /Call-ID: (\S+)/.exec(result.messages)![1]!;
-      await until(async () => {
-        const rows = await h.server.services.store.sessions.listByKey(keyId, 50);
-        return rows.some((r) => r.call_id === callId && r.state === 'ended' && r.kind === 'honeypot' && r.from === SCAMMER);
-      }, 30_000, 'domain session stored');
+      await until(
+        async () => {
+          const rows = await h.server.services.store.sessions.listByKey(keyId, 50);
+          return rows.some(
+            (r) => r.call_id === callId && r.state === 'ended' && r.kind === 'honeypot' && r.from === SCAMMER,
+          );
+        },
+        30_000,
+        'domain session stored',
+      );
     });
   });
 });

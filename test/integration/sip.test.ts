@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import { hashKey } from '../../src/server/auth.js';
 import type { SipResponse } from '../../src/transport/sip/message.js';
 import { startSipHarness, until, type SipHarness } from '../fixtures/sipp/harness.js';
-import { answerMedia, mulawLevel, newIds, offerSdp, request, RtpPeer, SipPeer, type DialogIds } from '../fixtures/sipp/peer.js';
+import {
+  answerMedia,
+  mulawLevel,
+  newIds,
+  offerSdp,
+  request,
+  RtpPeer,
+  SipPeer,
+  type DialogIds,
+} from '../fixtures/sipp/peer.js';
 
 const CALLER = '+12025550123';
 
@@ -37,7 +46,13 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
   }
   const uri = () => `sip:honeypot@127.0.0.1:${h.target.port}`;
 
-  function invite(peer: SipPeer, ids: DialogIds, rtp: RtpPeer | number, headers: Record<string, string> = {}, body?: string): void {
+  function invite(
+    peer: SipPeer,
+    ids: DialogIds,
+    rtp: RtpPeer | number,
+    headers: Record<string, string> = {},
+    body?: string,
+  ): void {
     const port = typeof rtp === 'number' ? rtp : rtp.port;
     peer.send(
       request({
@@ -54,17 +69,29 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     peer.send(request({ method: 'ACK', uri: uri(), ids: { ...ids, branch }, peer, toTag }));
   }
   function bye(peer: SipPeer, ids: DialogIds, toTag: string): void {
-    peer.send(request({ method: 'BYE', uri: uri(), ids: { ...ids, cseq: ids.cseq + 1, branch: `z9hG4bKbye${ids.fromTag}` }, peer, toTag }));
+    peer.send(
+      request({
+        method: 'BYE',
+        uri: uri(),
+        ids: { ...ids, cseq: ids.cseq + 1, branch: `z9hG4bKbye${ids.fromTag}` },
+        peer,
+        toTag,
+      }),
+    );
   }
   const tagOf = (res: SipResponse) => /;tag=([^;\s]+)/.exec(res.headers.get('to') ?? '')![1]!;
 
   async function ended(callId: string) {
     let found: Awaited<ReturnType<typeof h.server.services.store.sessions.listByKey>>[number] | undefined;
-    await until(async () => {
-      const rows = await h.server.services.store.sessions.listByKey(keyId, 200);
-      found = rows.find((r) => r.call_id === callId && r.state === 'ended');
-      return found !== undefined;
-    }, 30_000, `session ${callId} ended`);
+    await until(
+      async () => {
+        const rows = await h.server.services.store.sessions.listByKey(keyId, 200);
+        found = rows.find((r) => r.call_id === callId && r.state === 'ended');
+        return found !== undefined;
+      },
+      30_000,
+      `session ${callId} ended`,
+    );
     return found!;
   }
 
@@ -141,7 +168,10 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     expect(r1.reason).to.equal('Forbidden (X-Service-Key missing)');
     const wrong = newIds();
     invite(peer, wrong, 40000, { 'X-Service-Key': 'not-a-key-at-all' });
-    const r2 = await peer.wait((r) => r.message.type === 'response' && r.message.status === 403 && r.message.headers.get('call-id') === wrong.callId);
+    const r2 = await peer.wait(
+      (r) =>
+        r.message.type === 'response' && r.message.status === 403 && r.message.headers.get('call-id') === wrong.callId,
+    );
     expect((r2.message as SipResponse).reason).to.equal('Forbidden (wrong X-Service-Key)');
     expect(await sessionCount()).to.equal(before);
     expect(await h.server.services.store.keys.balance(keyId)).to.equal(balance);
@@ -150,14 +180,26 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
   it('answers 488 to an offer without G.711 and to an SRTP offer', async () => {
     const peer = await udpPeer();
     const noG711 = newIds();
-    const g722 = ['v=0', 'o=- 1 1 IN IP4 127.0.0.2', 's=-', 'c=IN IP4 127.0.0.2', 't=0 0', 'm=audio 4000 RTP/AVP 9', 'a=rtpmap:9 G722/8000', ''].join('\r\n');
+    const g722 = [
+      'v=0',
+      'o=- 1 1 IN IP4 127.0.0.2',
+      's=-',
+      'c=IN IP4 127.0.0.2',
+      't=0 0',
+      'm=audio 4000 RTP/AVP 9',
+      'a=rtpmap:9 G722/8000',
+      '',
+    ].join('\r\n');
     invite(peer, noG711, 4000, {}, g722);
     const r1 = await peer.finalResponse('INVITE');
     expect(r1.status).to.equal(488);
     expect(r1.reason).to.match(/G\.711/);
     const srtp = newIds();
     invite(peer, srtp, 4000, {}, offerSdp(4000).replace('RTP/AVP', 'RTP/SAVP'));
-    const r2 = await peer.wait((r) => r.message.type === 'response' && r.message.status >= 200 && r.message.headers.get('call-id') === srtp.callId);
+    const r2 = await peer.wait(
+      (r) =>
+        r.message.type === 'response' && r.message.status >= 200 && r.message.headers.get('call-id') === srtp.callId,
+    );
     expect((r2.message as SipResponse).status).to.equal(488);
     expect((r2.message as SipResponse).reason).to.match(/SRTP/);
   });
@@ -179,7 +221,9 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     const n = peer.count((m) => m.type === 'response' && m.status === 487);
     await new Promise((res) => setTimeout(res, 600));
     expect(peer.count((m) => m.type === 'response' && m.status === 487)).to.equal(n);
-    expect(peer.count((m) => m.type === 'response' && m.status === 200 && m.headers.get('cseq')!.endsWith('INVITE'))).to.equal(0);
+    expect(
+      peer.count((m) => m.type === 'response' && m.status === 200 && m.headers.get('cseq')!.endsWith('INVITE')),
+    ).to.equal(0);
     expect(await sessionCount()).to.equal(before);
   });
 
@@ -239,7 +283,13 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
   });
   it('survives garbage and answers a request missing a mandatory header with 400', async () => {
     const peer = await udpPeer();
-    for (const junk of ['', '\r\n\r\n', 'hello', 'INVITE sip:x SIP/2.0\r\nno colon\r\n\r\n', Buffer.alloc(2000, 0xff).toString('latin1')]) {
+    for (const junk of [
+      '',
+      '\r\n\r\n',
+      'hello',
+      'INVITE sip:x SIP/2.0\r\nno colon\r\n\r\n',
+      Buffer.alloc(2000, 0xff).toString('latin1'),
+    ]) {
       peer.send(junk);
     }
     const ids = newIds();
@@ -250,7 +300,11 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     expect(r.reason).to.match(/call-id/);
     // Still serving.
     peer.send(request({ method: 'OPTIONS', uri: uri(), ids: newIds(), peer }));
-    await until(() => peer.count((m) => m.type === 'response' && m.status === 200) === 1, 3000, 'OPTIONS after garbage');
+    await until(
+      () => peer.count((m) => m.type === 'response' && m.status === 200) === 1,
+      3000,
+      'OPTIONS after garbage',
+    );
   });
 
   it('a re-INVITE moves our RTP to the new address and is answered with the same codec', async () => {
@@ -265,8 +319,12 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     first.to(answerMedia(ok).host, answerMedia(ok).port);
     await until(() => first.packets.length > 3, 20_000, 'audio to the first port');
     const re = { ...ids, cseq: 2, branch: `z9hG4bKre${ids.fromTag}` };
-    peer.send(request({ method: 'INVITE', uri: uri(), ids: re, peer, toTag: tag, body: offerSdp(second.port, '0 101') }));
-    const ok2 = await peer.wait((r) => r.message.type === 'response' && r.message.status === 200 && r.message.headers.get('cseq') === '2 INVITE');
+    peer.send(
+      request({ method: 'INVITE', uri: uri(), ids: re, peer, toTag: tag, body: offerSdp(second.port, '0 101') }),
+    );
+    const ok2 = await peer.wait(
+      (r) => r.message.type === 'response' && r.message.status === 200 && r.message.headers.get('cseq') === '2 INVITE',
+    );
     const body = (ok2.message as SipResponse).body.toString();
     expect(body).to.match(/m=audio \d+ RTP\/AVP 0 101/);
     expect(body).to.match(/^o=- \d+ 2 IN IP4/m);
@@ -274,7 +332,9 @@ describe('sip honeypot entry (hand-built SIP over UDP and TCP)', function () {
     // Switching codec mid-call is refused.
     const re3 = { ...ids, cseq: 3, branch: `z9hG4bKre3${ids.fromTag}` };
     peer.send(request({ method: 'INVITE', uri: uri(), ids: re3, peer, toTag: tag, body: offerSdp(second.port, '8') }));
-    const no = await peer.wait((r) => r.message.type === 'response' && r.message.status >= 400 && r.message.headers.get('cseq') === '3 INVITE');
+    const no = await peer.wait(
+      (r) => r.message.type === 'response' && r.message.status >= 400 && r.message.headers.get('cseq') === '3 INVITE',
+    );
     expect((no.message as SipResponse).status).to.equal(488);
     const talk = setInterval(() => first.audio(), 20);
     try {

@@ -90,7 +90,8 @@ export function domainRoutes(s: Services): Route[] {
         if (existing && existing.key_id !== keyId) throw new HttpError(409, 'id: domain is registered to another key');
         const domain: Domain = { id, key_id: keyId, ...settings, updated_at: new Date().toISOString() };
         // The secret survives updates so receivers keep verifying; it exists only while a webhook does.
-        if (domain.webhook) domain.webhook_secret = existing?.webhook_secret ?? `whsec_${randomBytes(24).toString('hex')}`;
+        if (domain.webhook)
+          domain.webhook_secret = existing?.webhook_secret ?? `whsec_${randomBytes(24).toString('hex')}`;
         await s.store.domains.put(domain);
         return ok({ domain: publicDomain(domain) });
       },

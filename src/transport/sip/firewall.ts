@@ -6,10 +6,7 @@
 import type { Domain } from '../../store/types.js';
 
 export type FirewallAction =
-  | { action: 'decline' }
-  | { action: 'honeypot' }
-  | { action: 'forward'; uri: string }
-  | { action: 'unavailable' };
+  { action: 'decline' } | { action: 'honeypot' } | { action: 'forward'; uri: string } | { action: 'unavailable' };
 
 export function firewallAction(domain: Pick<Domain, 'spam_action' | 'forward_uri'>, filed: boolean): FirewallAction {
   if (filed) return { action: domain.spam_action === 'honeypot' ? 'honeypot' : 'decline' };

@@ -158,7 +158,12 @@ export function parseDatagram(buf: Buffer): SipMessage {
   const end = headerEnd(buf);
   if (end < 0) throw new SipParseError('no end of headers');
   if (end > MAX_HEADER_BYTES) throw new SipParseError('headers too large');
-  const { start, headers } = parseHead(buf.subarray(0, end - 4).toString('utf8').replace(/^(\r\n)+/, ''));
+  const { start, headers } = parseHead(
+    buf
+      .subarray(0, end - 4)
+      .toString('utf8')
+      .replace(/^(\r\n)+/, ''),
+  );
   const declared = contentLength(headers);
   const rest = buf.subarray(end);
   if (declared !== null && declared > rest.length) throw new SipParseError('body shorter than Content-Length');

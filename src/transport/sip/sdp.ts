@@ -46,7 +46,10 @@ export class SdpError extends Error {
 }
 
 export function parseSdp(text: string): SdpSession {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines[0] !== 'v=0') throw new SdpError('not SDP (no v=0)');
   const session: SdpSession = { origin: '', timing: '0 0', attributes: [], media: [] };
   let current: SdpMedia | null = null;
@@ -71,7 +74,8 @@ export function parseSdp(text: string): SdpSession {
       }
       case 'm': {
         const parts = value.split(/\s+/);
-        if (parts.length < 4 || !/^\d+(\/\d+)?$/.test(parts[1]!)) throw new SdpError(`bad m= line: ${value.slice(0, 40)}`);
+        if (parts.length < 4 || !/^\d+(\/\d+)?$/.test(parts[1]!))
+          throw new SdpError(`bad m= line: ${value.slice(0, 40)}`);
         current = {
           media: parts[0]!,
           port: Number(parts[1]!.split('/')[0]),
@@ -164,7 +168,9 @@ export function negotiate(offer: SdpSession): Negotiated | OfferProblem {
       }
     }
     if (!codec) continue;
-    const dtmf = [...maps.entries()].find(([pt, v]) => v.name === 'telephone-event' && v.rate === 8000 && m.formats.includes(pt));
+    const dtmf = [...maps.entries()].find(
+      ([pt, v]) => v.name === 'telephone-event' && v.rate === 8000 && m.formats.includes(pt),
+    );
     const address = m.address ?? offer.address;
     if (!address) continue;
     return {

@@ -30,7 +30,15 @@ import { SipTransport, stampVia, type Flow } from './transport.js';
 export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS';
 /** Methods we know but do not take on this entry point: 405, not 501. */
 const KNOWN_NOT_ALLOWED = new Set([
-  'REGISTER', 'SUBSCRIBE', 'NOTIFY', 'REFER', 'MESSAGE', 'INFO', 'UPDATE', 'PRACK', 'PUBLISH',
+  'REGISTER',
+  'SUBSCRIBE',
+  'NOTIFY',
+  'REFER',
+  'MESSAGE',
+  'INFO',
+  'UPDATE',
+  'PRACK',
+  'PUBLISH',
 ]);
 /** The user part that reaches the honeypot with an API key. */
 export const HONEYPOT_USER = 'honeypot';
@@ -108,7 +116,10 @@ export class SipServer {
     const t0 = Date.now();
     while (this.calls.size > 0 && Date.now() - t0 < ms) await new Promise((r) => setTimeout(r, 50));
     // Give the BYEs of the calls that just ended their answer (or their time-out) before closing.
-    await Promise.race([Promise.allSettled([...this.byes]), new Promise((r) => setTimeout(r, Math.max(0, ms - (Date.now() - t0))))]);
+    await Promise.race([
+      Promise.allSettled([...this.byes]),
+      new Promise((r) => setTimeout(r, Math.max(0, ms - (Date.now() - t0)))),
+    ]);
     await this.close();
   }
 
@@ -400,7 +411,10 @@ export class SipServer {
       this.calls.delete(call.key);
       if (why !== 'caller_bye' && why !== 'cancel') sendBye();
       else call.state = 'ended';
-      session.push({ kind: 'stop', reason: why === 'caller_bye' || why === 'cancel' ? 'stop' : why === 'local' ? 'shutdown' : 'hangup' });
+      session.push({
+        kind: 'stop',
+        reason: why === 'caller_bye' || why === 'cancel' ? 'stop' : why === 'local' ? 'shutdown' : 'hangup',
+      });
     };
     // Whatever ends the call from our side lets the persona's queued words play out first.
     const finish = (why: CallEnd): void => {

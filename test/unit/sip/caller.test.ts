@@ -6,7 +6,16 @@ import { domainCandidates, firewallAction } from '../../../src/transport/sip/fir
 function invite(headers: string[]): SipRequest {
   return parseDatagram(
     Buffer.from(
-      ['INVITE sip:honeypot@127.0.0.1 SIP/2.0', 'Via: SIP/2.0/UDP h;branch=z9hG4bK1', 'Call-ID: c', 'CSeq: 1 INVITE', 'To: <sip:honeypot@127.0.0.1>', ...headers, '', ''].join('\r\n'),
+      [
+        'INVITE sip:honeypot@127.0.0.1 SIP/2.0',
+        'Via: SIP/2.0/UDP h;branch=z9hG4bK1',
+        'Call-ID: c',
+        'CSeq: 1 INVITE',
+        'To: <sip:honeypot@127.0.0.1>',
+        ...headers,
+        '',
+        '',
+      ].join('\r\n'),
     ),
   ) as SipRequest;
 }
@@ -24,8 +33,19 @@ describe('sip caller number', () => {
   });
 
   it('reads P-Asserted-Identity first (any of its URIs), then From', () => {
-    expect(callerNumber(invite(['From: "Spoof" <sip:+15555550100@x>;tag=1', 'P-Asserted-Identity: "Real" <sip:+12025550123@carrier>']))).to.equal('+12025550123');
-    expect(callerNumber(invite(['From: <sip:+12025550123@x>;tag=1', 'P-Asserted-Identity: <sip:anonymous@anonymous.invalid>, <tel:+442079460958>']))).to.equal('+442079460958');
+    expect(
+      callerNumber(
+        invite(['From: "Spoof" <sip:+15555550100@x>;tag=1', 'P-Asserted-Identity: "Real" <sip:+12025550123@carrier>']),
+      ),
+    ).to.equal('+12025550123');
+    expect(
+      callerNumber(
+        invite([
+          'From: <sip:+12025550123@x>;tag=1',
+          'P-Asserted-Identity: <sip:anonymous@anonymous.invalid>, <tel:+442079460958>',
+        ]),
+      ),
+    ).to.equal('+442079460958');
     expect(callerNumber(invite(['From: "Bob" <sip:+12025550123@x>;tag=1']))).to.equal('+12025550123');
     expect(callerNumber(invite(['From: "Anonymous" <sip:anonymous@anonymous.invalid>;tag=1']))).to.equal(undefined);
   });
@@ -33,9 +53,14 @@ describe('sip caller number', () => {
 
 describe('sip firewall decision', () => {
   it('declines or lures filed callers by spam_action, forwards the rest', () => {
-    expect(firewallAction({ spam_action: 'decline', forward_uri: 'sip:a@b' }, true)).to.deep.equal({ action: 'decline' });
+    expect(firewallAction({ spam_action: 'decline', forward_uri: 'sip:a@b' }, true)).to.deep.equal({
+      action: 'decline',
+    });
     expect(firewallAction({ spam_action: 'honeypot' }, true)).to.deep.equal({ action: 'honeypot' });
-    expect(firewallAction({ spam_action: 'honeypot', forward_uri: 'sip:a@b' }, false)).to.deep.equal({ action: 'forward', uri: 'sip:a@b' });
+    expect(firewallAction({ spam_action: 'honeypot', forward_uri: 'sip:a@b' }, false)).to.deep.equal({
+      action: 'forward',
+      uri: 'sip:a@b',
+    });
     expect(firewallAction({ spam_action: 'decline' }, false)).to.deep.equal({ action: 'unavailable' });
   });
 

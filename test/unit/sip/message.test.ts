@@ -58,20 +58,26 @@ describe('sip message codec', () => {
   });
 
   it('frames several messages and partial chunks on a stream, and needs Content-Length there', () => {
-    const one = serialize(responseTo(parseDatagram(Buffer.from(INVITE)) as SipRequest, 200, { body: Buffer.from('hello') }));
+    const one = serialize(
+      responseTo(parseDatagram(Buffer.from(INVITE)) as SipRequest, 200, { body: Buffer.from('hello') }),
+    );
     const framer = new StreamFramer();
     const both = Buffer.concat([Buffer.from('\r\n\r\n'), one, one]);
     expect(framer.push(both.subarray(0, 30))).to.have.length(0);
     const got = framer.push(both.subarray(30));
     expect(got).to.have.length(2);
     expect(got[1]!.body.toString()).to.equal('hello');
-    expect(() => new StreamFramer().push(Buffer.from('OPTIONS sip:x SIP/2.0\r\nVia: a\r\n\r\n'))).to.throw(SipParseError);
+    expect(() => new StreamFramer().push(Buffer.from('OPTIONS sip:x SIP/2.0\r\nVia: a\r\n\r\n'))).to.throw(
+      SipParseError,
+    );
   });
 
   it('rejects what is not SIP', () => {
     expect(() => parseDatagram(Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'))).to.throw(SipParseError);
     expect(() => parseDatagram(Buffer.from('INVITE sip:x SIP/2.0\r\nno colon here\r\n\r\n'))).to.throw(SipParseError);
-    expect(() => parseDatagram(Buffer.from('INVITE sip:x SIP/2.0\r\nContent-Length: 99\r\n\r\nshort'))).to.throw(SipParseError);
+    expect(() => parseDatagram(Buffer.from('INVITE sip:x SIP/2.0\r\nContent-Length: 99\r\n\r\nshort'))).to.throw(
+      SipParseError,
+    );
   });
 
   it('reads CSeq and header parameters', () => {

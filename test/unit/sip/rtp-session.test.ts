@@ -58,8 +58,9 @@ describe('rtp session (real UDP on loopback)', function () {
     // timestamp saying when it plays.
     expect([...got[5]!.payload.subarray(40)].every((b) => b === 0xff)).to.equal(true);
     expect((got[5]!.timestamp - got[0]!.timestamp) >>> 0).to.equal(160 * 6);
-    expect(got[5]!.at - got[0]!.at).to.be.within(90, 300);
-    expect(got[4]!.at - got[0]!.at).to.be.within(60, 250);
+    // Paced, not a burst (arrival times on a busy loop are coarse, so the bounds are loose).
+    expect(got[5]!.at - got[0]!.at).to.be.within(50, 300);
+    expect(got[4]!.at - got[0]!.at).to.be.within(40, 250);
     // After a pause, a new talkspurt: marker again, sequence continues, timestamp jumps by the pause.
     await sleep(200);
     rtp.play(new Uint8Array(320).fill(0x10));
@@ -81,10 +82,22 @@ describe('rtp session (real UDP on loopback)', function () {
 
   it('takes the caller’s audio in order and keys once; ignores strangers, other payload types and RTCP', async () => {
     const send = (p: Partial<RtpPacket> & { sequence: number }, from = peer) =>
-      from.send(buildRtp({ payloadType: 0, marker: false, timestamp: p.sequence * 160, ssrc: 9, payload: Uint8Array.of(p.sequence), ...p }), rtp.port, '127.0.0.1');
+      from.send(
+        buildRtp({
+          payloadType: 0,
+          marker: false,
+          timestamp: p.sequence * 160,
+          ssrc: 9,
+          payload: Uint8Array.of(p.sequence),
+          ...p,
+        }),
+        rtp.port,
+        '127.0.0.1',
+      );
     for (const s of [1, 3, 2, 4, 5]) send({ sequence: s });
     send({ sequence: 6, payloadType: 18 });
-    for (let i = 0; i < 3; i++) send({ sequence: 7 + i, payloadType: 101, timestamp: 5000, payload: buildTelephoneEvent('9', true, 800) });
+    for (let i = 0; i < 3; i++)
+      send({ sequence: 7 + i, payloadType: 101, timestamp: 5000, payload: buildTelephoneEvent('9', true, 800) });
     const stranger = dgram.createSocket('udp4');
     await new Promise<void>((r) => stranger.bind(0, '127.0.0.3', () => r()));
     send({ sequence: 10, payload: Uint8Array.of(99) }, stranger);
@@ -95,7 +108,11 @@ describe('rtp session (real UDP on loopback)', function () {
   });
 
   it('reports a caller whose RTP stopped', async () => {
-    peer.send(buildRtp({ payloadType: 0, marker: false, sequence: 1, timestamp: 0, ssrc: 1, payload: new Uint8Array(160) }), rtp.port, '127.0.0.1');
+    peer.send(
+      buildRtp({ payloadType: 0, marker: false, sequence: 1, timestamp: 0, ssrc: 1, payload: new Uint8Array(160) }),
+      rtp.port,
+      '127.0.0.1',
+    );
     await sleep(150);
     expect(timeouts).to.equal(0);
     await sleep(300);

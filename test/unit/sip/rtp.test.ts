@@ -4,12 +4,26 @@ import { JitterBuffer } from '../../../src/transport/sip/jitter.js';
 import { buildRtp, parseRtp, seqDelta, type RtpPacket } from '../../../src/transport/sip/rtp.js';
 
 function pkt(sequence: number, ssrc = 1): RtpPacket {
-  return { payloadType: 0, marker: false, sequence, timestamp: sequence * 160, ssrc, payload: Uint8Array.of(sequence & 0xff) };
+  return {
+    payloadType: 0,
+    marker: false,
+    sequence,
+    timestamp: sequence * 160,
+    ssrc,
+    payload: Uint8Array.of(sequence & 0xff),
+  };
 }
 
 describe('rtp packets', () => {
   it('round-trips the fixed header and payload', () => {
-    const p: RtpPacket = { payloadType: 8, marker: true, sequence: 65535, timestamp: 0xfffffff0, ssrc: 0xdeadbeef, payload: new Uint8Array(160).fill(0xd5) };
+    const p: RtpPacket = {
+      payloadType: 8,
+      marker: true,
+      sequence: 65535,
+      timestamp: 0xfffffff0,
+      ssrc: 0xdeadbeef,
+      payload: new Uint8Array(160).fill(0xd5),
+    };
     const wire = buildRtp(p);
     expect(wire.length).to.equal(172);
     expect(wire[0]).to.equal(0x80);

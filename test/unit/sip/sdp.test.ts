@@ -8,10 +8,20 @@ function offer(m: string, extra: string[] = [], c = 'c=IN IP4 127.0.0.2'): strin
 describe('sdp offer/answer', () => {
   it('answers the offer’s preferred G.711 codec and its telephone-event payload type', () => {
     const o = parseSdp(
-      offer('m=audio 7078 RTP/AVP 9 8 0 96', ['a=rtpmap:9 G722/8000', 'a=rtpmap:96 telephone-event/8000', 'a=fmtp:96 0-16']),
+      offer('m=audio 7078 RTP/AVP 9 8 0 96', [
+        'a=rtpmap:9 G722/8000',
+        'a=rtpmap:96 telephone-event/8000',
+        'a=fmtp:96 0-16',
+      ]),
     );
     const n = negotiate(o) as Negotiated;
-    expect(n).to.include({ codec: 'PCMA', payloadType: 8, dtmfPayloadType: 96, remoteAddress: '127.0.0.2', remotePort: 7078 });
+    expect(n).to.include({
+      codec: 'PCMA',
+      payloadType: 8,
+      dtmfPayloadType: 96,
+      remoteAddress: '127.0.0.2',
+      remotePort: 7078,
+    });
     const answer = buildAnswer(o, n, { address: '127.0.0.1', port: 40000, sessionId: '5', version: 1 });
     expect(answer.split('\r\n')).to.include.members([
       'v=0',
@@ -49,9 +59,16 @@ describe('sdp offer/answer', () => {
   it('keeps every m= line in order, rejecting the others with port 0, and mirrors the direction', () => {
     const o = parseSdp(
       [
-        'v=0', 'o=- 1 1 IN IP4 10.0.0.1', 's=-', 't=0 0',
-        'm=video 6000 RTP/AVP 96', 'c=IN IP4 10.0.0.1',
-        'm=audio 6002 RTP/AVP 0', 'c=IN IP4 10.0.0.2', 'a=sendonly', '',
+        'v=0',
+        'o=- 1 1 IN IP4 10.0.0.1',
+        's=-',
+        't=0 0',
+        'm=video 6000 RTP/AVP 96',
+        'c=IN IP4 10.0.0.1',
+        'm=audio 6002 RTP/AVP 0',
+        'c=IN IP4 10.0.0.2',
+        'a=sendonly',
+        '',
       ].join('\r\n'),
     );
     const n = negotiate(o) as Negotiated;

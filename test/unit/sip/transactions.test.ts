@@ -28,7 +28,11 @@ function req(method: string, branch = 'z9hG4bKabc', cseqMethod = method): SipReq
 
 function setup() {
   const sent: Array<SipRequest | SipResponse> = [];
-  const seen = { requests: [] as ServerTransaction[], cancels: [] as Array<[ServerTransaction, ServerTransaction | undefined]>, acks: [] as SipRequest[] };
+  const seen = {
+    requests: [] as ServerTransaction[],
+    cancels: [] as Array<[ServerTransaction, ServerTransaction | undefined]>,
+    acks: [] as SipRequest[],
+  };
   const layer = new TransactionLayer({ send: (_f, m) => sent.push(m) }, TIMERS, {
     onRequest: (t) => seen.requests.push(t),
     onCancel: (c, i) => seen.cancels.push([c, i]),
