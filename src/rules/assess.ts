@@ -132,5 +132,5 @@ export function assess(hits: readonly Hit[]): Assessment {
   const signals = [
     ...new Set(positive.map((h) => `${LABELS[h.cue.id] ?? h.cue.id}: "${h.quote}"`)),
   ].slice(0, 8);
-  return { score, category: chooseCategory(hits, score), tactics: score >= SUSPICIOUS_AT ? tactics : tactics.slice(0, 3), signals };
+  return { score, category: chooseCategory(hits, score), tactics, signals };
 }
