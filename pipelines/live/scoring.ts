@@ -22,7 +22,14 @@ export function liveScoring(
   utterances$: Observable<Utterance>,
   report: ReportError,
 ): Observable<Verdict> {
+  // Time from a final caller utterance to the verdict it caused (the rules answer in the same tick).
+  let heardAt = 0;
   const rules$ = utterances$.pipe(
+    tap(() => {
+      heardAt = performance.now();
+      // Only a verdict in the same tick was caused by this utterance; model verdicts come later.
+      queueMicrotask(() => (heardAt = 0));
+    }),
     ruleScore(state.rules),
     map((assessment): ScoreUpdate => ({ from: 'rules', assessment })),
   );
@@ -48,6 +55,8 @@ export function liveScoring(
     tap((v) => {
       state.lastVerdict = v;
       metrics.verdicts.inc({ level: v.level, source: v.source });
+      if (heardAt > 0) metrics.utteranceToVerdict.observe(performance.now() - heardAt);
+      heardAt = 0;
     }),
   );
 }
