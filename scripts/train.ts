@@ -119,6 +119,7 @@ function main(): void {
     categories: [...centroids].map(([category, centroid]) => ({ category, centroid })),
     minCategorySimilarity: 0.08,
     styleCap: 0.55,
+    singleCueCap: 0.8,
     trained: {},
   };
   const uncalibrated = new LocalModel(draft);

@@ -192,9 +192,37 @@ export const CUE_NAMES: readonly string[] = CUES.map((c) => c.name);
 /** Cues that speak for the callee's safety rather than against the caller. */
 const ASSURANCES = new Set(['never_ask', 'official_channel']);
 
-/** True when some hit is evidence or topic of a scam (not a marker, not an assurance). */
-export function hasScamCue(hits: readonly CueHit[]): boolean {
-  return hits.some((h) => h.cue.kind !== 'marker' && !ASSURANCES.has(h.cue.name));
+/**
+ * Requests an honest caller practically never makes of a stranger: pay in gift cards, crypto or
+ * cash by courier, install remote control, read back a code, hand over personal data, keep it
+ * secret, pay a fee to get paid. One of them can carry a call to the filing band; any other single
+ * cue (urgency, a threat, a prize, a topic) cannot.
+ */
+const DECISIVE: ReadonlySet<string> = new Set([
+  'gift_card',
+  'crypto',
+  'wire_cash',
+  'remote_tool',
+  'otp',
+  'pii',
+  'secrecy',
+  'fee_first',
+  'family',
+  'screen_address',
+]);
+
+export interface CueSummary {
+  /** Distinct evidence or topic cues of a scam (not markers, not assurances). */
+  count: number;
+  /** At least one of them is decisive. */
+  decisive: boolean;
+}
+
+export function summariseCues(hits: readonly CueHit[]): CueSummary {
+  const names = new Set(
+    hits.filter((h) => h.cue.kind !== 'marker' && !ASSURANCES.has(h.cue.name)).map((h) => h.cue.name),
+  );
+  return { count: names.size, decisive: [...names].some((n) => DECISIVE.has(n)) };
 }
 
 const NEGATION = /\b(?:never|not|no|nobody|without|won't|don't|doesn't|didn't|can't|cannot|shouldn't|wouldn't)\b|n't\b/;

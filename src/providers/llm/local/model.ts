@@ -8,7 +8,7 @@ import { isVerdictCategory, type VerdictCategory } from '../../../domain/categor
 import { clampScore, SUSPICIOUS_AT } from '../../../domain/levels.js';
 import type { Tactic } from '../../../domain/tactics.js';
 import type { Assessment } from '../../../domain/verdict.js';
-import { CUE_NAMES, CUES, hasScamCue, type CueHit } from './evidence.js';
+import { CUE_NAMES, CUES, summariseCues, type CueHit } from './evidence.js';
 import { cueOffset, dot, featurise, type FeatureSpace, type SparseVector } from './features.js';
 import { sigmoid } from './train.js';
 import { ruleCategory } from './weak-labels.js';
@@ -33,6 +33,12 @@ export interface ModelArtefact {
    * message… press 1") may make a call suspicious, never likely_scam.
    */
   styleCap: number;
+  /**
+   * Highest score for a call whose only cue is not decisive (evidence.ts). The data hold almost no
+   * honest call with any cue, so one cue alone looks decisive to the regression; an honest "go
+   * immediately" or "you could be sued" must not reach the filing band on the model's word alone.
+   */
+  singleCueCap: number;
   trained: Record<string, unknown>;
 }
 
@@ -76,7 +82,9 @@ export class LocalModel {
     const f = featurise(text, this.space);
     const { a, b } = this.artefact.platt;
     let score = clampScore(sigmoid(a * (dot(this.weights, f.vector) + this.artefact.bias) + b));
-    if (!hasScamCue(f.hits)) score = Math.min(score, this.artefact.styleCap);
+    const cues = summariseCues(f.hits);
+    if (cues.count === 0) score = Math.min(score, this.artefact.styleCap);
+    else if (cues.count === 1 && !cues.decisive) score = Math.min(score, this.artefact.singleCueCap);
     const flagged = score >= SUSPICIOUS_AT;
     const evidence = this.rankHits(f.hits);
     const sentences = sentenceSpans(cased(text, f.lower));

@@ -35,8 +35,12 @@ const RULES: ReadonlyArray<[RegExp, Category]> = [
   [/\b(?:cruise|vacation|resort|timeshare|hotel|hilton|marriott)\b/, 'Travel/Vacation/Timeshare'],
   [/\b(?:bitcoin|crypto\w*)\b/, 'Cryptocurrency'],
   [
-    /\b(?:visa|mastercard|card ?member services|card services|your bank|fraud department)\b/,
+    /\b(?:visa|mastercard|card ?member services|card services|your bank|bank account|fraud department|chase|wells fargo|bank of america|citibank|capital one|credit union|bank teller|the teller|the branch)\b/,
     'Bank/Credit Card Company Imposter',
+  ],
+  [
+    /\b(?:ceo|cfo|chief executive|invoice|vendor account|supplier|payroll|new banking details)\b/,
+    'Business Email Compromise',
   ],
   [
     /\b(?:social security|ssa|ssn|federal|government|police|sheriff|warrant|legal (?:department|action)|lawsuit|embassy|consulate|customs|immigration|amazon|apple|order (?:has been )?placed|pre-?authori[sz]ed)\b/,
