@@ -61,9 +61,9 @@ describe('embedded model (local:scamlr-v1)', () => {
   });
 
   it('style alone stays suspicious at most; one non-decisive cue stays below the filing band', () => {
-    expect(model.assess('This is an important automated message. Press 1 now to speak to an agent.').score).to.be.at.most(
-      artefact.styleCap,
-    );
+    expect(
+      model.assess('This is an important automated message. Press 1 now to speak to an agent.').score,
+    ).to.be.at.most(artefact.styleCap);
     const threat = model.assess('This is a message about your account. Your account will be suspended.');
     expect(threat.score).to.be.at.most(artefact.singleCueCap);
     expect(artefact.singleCueCap).to.be.below(0.85);
