@@ -15,6 +15,15 @@ function tacticGroupSum(weights: number[]): number {
   return (weights[0] ?? 0) + 0.5 * (weights[1] ?? 0);
 }
 
+/**
+ * Pairs that together are the definition of a scam, worth more than their parts: a loan that needs a fee
+ * first (the spec's Advance Fee Loan) and a prize that needs a fee first.
+ */
+const COMBINATIONS: ReadonlyArray<[string, string, number]> = [
+  ['loan_offer', 'pay_fee_first', 1.0],
+  ['prize', 'pay_fee_first', 0.8],
+];
+
 /** The evidence sum in log-odds, before calibration. */
 export function evidenceLogit(hits: readonly Hit[]): number {
   const byGroup = new Map<string, number[]>();
@@ -30,6 +39,8 @@ export function evidenceLogit(hits: readonly Hit[]): number {
     } else z += h.cue.weight;
   }
   for (const list of byGroup.values()) z += tacticGroupSum(list);
+  const ids = new Set(hits.map((h) => h.cue.id));
+  for (const [a, b, bonus] of COMBINATIONS) if (ids.has(a) && ids.has(b)) z += bonus;
   // Call-back mechanics alone are how honest reminders work too; they do not count toward diversity.
   const distinct = [...tactics].filter((t) => t !== 'callback_pressure').length;
   z += TACTIC_DIVERSITY_BONUS[Math.min(distinct, TACTIC_DIVERSITY_BONUS.length - 1)]!;

@@ -125,6 +125,13 @@ export const CUES: readonly Cue[] = [
     hint: ['suspicious', 'unusual', 'unauthori*', 'fraudulent', 'illegal', 'criminal', 'order*', 'purchase*', 'payment*', 'charge*', 'transaction*', 'authori*', 'hacked', 'compromised', 'breached', 'stolen', 'hijacked', 'infected', 'locked', 'blocked', 'suspended', 'frozen', 'flagged', 'hold', 'someone', 'charging', 'billing', 'billed'],
   },
   {
+    id: 'scare_instruction',
+    group: 'alert',
+    weight: 1.0,
+    re: /\b(?:(?:do not|don'?t|please refrain from|refrain from|before) (?:using|use|access|accessing|log ?in(?:to)?|logging in(?:to)?|going online with) (?:any|your|the) (?:devices?|financial accounts?|accounts?|computer|cards?|online banking|bank accounts?)\b|until you (?:speak|talk) (?:with|to) (?:our|a|the) (?:\w+ )?(?:support|representative|agent|officer|specialist|advisor|department))/i,
+    hint: ['using', 'use', 'access', 'accessing', 'log', 'login', 'logging', 'going', 'until'],
+  },
+  {
     id: 'dispute_prompt',
     group: 'alert',
     weight: 1.0,
@@ -296,14 +303,14 @@ export const CUES: readonly Cue[] = [
     id: 'press_key',
     tactic: 'callback_pressure',
     weight: 1.1,
-    re: new RegExp(String.raw`(?<!\b(?:i|i'll|i'd|i'm|we|we'll|they|he|she)\s+(?:\w+\s+)?)\b${PRESS}|按\s*[0-9一二九]`, 'i'),
+    re: new RegExp(String.raw`(?<!\b(?:i|i'll|i'd|i'm|we|we'll|they|he|she)\s+(?:\w+\s+)?)\b${PRESS}|\b(?:please|kindly) press\b|按\s*[0-9一二九]`, 'i'),
     hint: ['press*', 'dial', 'push', 'hit', '按'],
   },
   {
     id: 'call_back',
     tactic: 'callback_pressure',
     weight: 0.9,
-    re: /\b(?:(?:call|reach|contact|ring) (?:us|me|our (?:department|office|team|officer|agent))? ?(?:back )?(?:at|on)\s*(?:\+?1[ .-]?)?(?:\(?\d{3}\)?|eight|8 ?\d\d)|(?:call|return) (?:us|me|this call|our call) (?:back )?(?:immediately|asap|as soon as|urgently|right away|today)|callback number|(?:number|line) to reach (?:us|me|our)|toll[- ]free number)/i,
+    re: /\b(?:(?:call|reach|contact|ring) (?:us|me|our (?:department|office|team|officer|agent))? ?(?:back )?(?:at|on)\s*(?:\+?1[ .-]?)?(?:\(?\d{3}\)?|eight|8 ?\d\d)|(?:call|return) (?:us|me|this call|our call) (?:back )?(?:immediately|asap|as soon as|urgently|right away|today)|callback number|(?:number|line) to reach (?:us|me|our)|toll[- ]free number|(?:call|reach) (?:us|me) back (?:on|at) the number (?:you see )?on your (?:caller id|screen|display|phone))/i,
     hint: ['call', 'reach', 'contact', 'ring', 'return', 'callback', 'toll'],
   },
   {
