@@ -4,6 +4,7 @@ import { Supervisor } from '../../src/session/supervisor.js';
 import type { SipRequest, SipResponse } from '../../src/transport/sip/message.js';
 import { SipServer, type SipServerOptions } from '../../src/transport/sip/uas.js';
 import { createHoneypotPipeline } from '../../pipelines/honeypot.js';
+import { RequestLimits } from '../../src/server/rate-limit.js';
 import { startSipHarness, until, type SipHarness } from '../fixtures/sipp/harness.js';
 import { answerMedia, newIds, offerSdp, request, RtpPeer, SipPeer, type DialogIds } from '../fixtures/sipp/peer.js';
 import { serialize, responseTo } from '../../src/transport/sip/message.js';
@@ -207,5 +208,17 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     await ended(ids.callId);
     const log = h.server.logs.find((l) => l.msg === 'call ended' && l.callId === ids.callId)!;
     expect(log.why).to.equal('persona_hangup');
+  });
+  it('takes out-of-dialog requests from the node’s per-address budget: 503 with Retry-After beyond it', async () => {
+    const s = await server({ limits: new RequestLimits(3) });
+    const peer = await peerFor(s);
+    for (let i = 0; i < 5; i++) {
+      peer.send(request({ method: 'OPTIONS', uri: `sip:honeypot@127.0.0.1:${s.port}`, ids: newIds(), peer }));
+    }
+    await until(() => peer.count((m) => m.type === 'response') >= 5, 3000, 'five answers');
+    const statuses = peer.received.map((r) => (r.message as SipResponse).status).sort();
+    expect(statuses).to.deep.equal([200, 200, 200, 503, 503]);
+    const limited = peer.received.find((r) => (r.message as SipResponse).status === 503)!.message;
+    expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0);
   });
 });

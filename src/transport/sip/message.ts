@@ -37,7 +37,16 @@ const COMPACT: Readonly<Record<string, string>> = {
 };
 
 /** Headers whose comma-separated values are separate entries (§7.3.1); others stay whole. */
-const LIST_HEADERS = new Set(['via', 'route', 'record-route', 'allow', 'supported', 'require']);
+const LIST_HEADERS = new Set([
+  'via',
+  'route',
+  'record-route',
+  'allow',
+  'supported',
+  'require',
+  'unsupported',
+  'proxy-require',
+]);
 
 /** Case-insensitive header map; each name keeps its values in order of appearance. */
 export class SipHeaders {
@@ -233,9 +242,11 @@ export const REASONS: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  420: 'Bad Extension',
   408: 'Request Timeout',
   480: 'Temporarily Unavailable',
   481: 'Call/Transaction Does Not Exist',
+  483: 'Too Many Hops',
   486: 'Busy Here',
   487: 'Request Terminated',
   488: 'Not Acceptable Here',

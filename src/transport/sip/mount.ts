@@ -20,9 +20,9 @@ export function sipOptions(services: Services): SipServerOptions {
 }
 
 export function sipMount(services: Services, supervisor: Supervisor): Mount {
-  return () => {
+  return (_app, node) => {
     if (!services.config.sipEnabled) return;
-    const server = new SipServer(services, supervisor, sipOptions(services));
+    const server = new SipServer(services, supervisor, { ...sipOptions(services), limits: node.limits });
     const ready = server.listen();
     return {
       ready,

@@ -11,6 +11,7 @@ import type { AudioEncoding } from '../../domain/frames.js';
 import type { Logger } from '../../log.js';
 import { metrics } from '../../observability/metrics.js';
 import { authenticate } from '../../server/auth.js';
+import type { RequestLimits } from '../../server/rate-limit.js';
 import type { Services } from '../../services.js';
 import type { SessionActor } from '../../session/actor.js';
 import { mergeOptions } from '../../session/options.js';
@@ -55,6 +56,8 @@ export interface SipServerOptions {
   rtpTimeoutMs: number;
   /** How long the call rings (180) before the persona picks up; 0 answers at once. */
   ringMs?: number;
+  /** The node's request limits: out-of-dialog requests take from the sender address's bucket. */
+  limits?: RequestLimits;
   timers?: SipTimers;
 }
 
@@ -136,9 +139,30 @@ export class SipServer {
     const req = stamped(txn.request, txn.flow);
     const missing = missingMandatory(req);
     if (missing) return txn.send(responseTo(req, 400, { reason: `Bad Request (missing or malformed ${missing})` }));
+    const inDialog = headerParam(req.headers.get('to'), 'tag') !== undefined;
+    if (!inDialog && this.opts.limits) {
+      const take = this.opts.limits.address(txn.flow.address);
+      if (!take.ok) {
+        metrics.rejected.inc({ status: '503', entry: 'sip' });
+        return txn.send(
+          responseTo(req, 503, {
+            reason: 'Service Unavailable (rate limit exceeded)',
+            headers: { 'retry-after': String(take.retryAfterSeconds) },
+          }),
+        );
+      }
+    }
+    if (req.headers.get('max-forwards')?.trim() === '0' && req.method !== 'OPTIONS') {
+      return txn.send(responseTo(req, 483));
+    }
+    // No SIP extension is supported: a request that requires one is refused (§8.2.2.3).
+    const required = req.headers.all('require');
+    if (required.length && req.method !== 'CANCEL' && req.method !== 'BYE') {
+      return txn.send(responseTo(req, 420, { headers: { unsupported: required.join(', ') } }));
+    }
     switch (req.method) {
       case 'INVITE':
-        return headerParam(req.headers.get('to'), 'tag') ? this.reinvite(txn, req) : void this.invite(txn, req);
+        return inDialog ? this.reinvite(txn, req) : void this.invite(txn, req);
       case 'BYE':
         return this.byeFromCaller(txn, req);
       case 'OPTIONS':
