@@ -7,3 +7,7 @@ declare module '@echogarden/fvad-wasm' {
   const factory: () => Promise<unknown>;
   export default factory;
 }
+declare module '@echogarden/speex-resampler-wasm/simd' {
+  const factory: () => Promise<unknown>;
+  export default factory;
+}
