@@ -88,6 +88,44 @@ describe('Bedrock Converse provider (real SDK against a local Converse server)',
     expect(a.category).to.equal('Tax Collection');
   });
 
+  it('falls back to an optional tool, then plain JSON, when the model refuses a forced tool choice', async () => {
+    const refusal: Reply = {
+      kind: 'error',
+      status: 400,
+      type: 'ValidationException',
+      message:
+        "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again.",
+    };
+    const noTools: Reply = {
+      kind: 'error',
+      status: 400,
+      type: 'ValidationException',
+      message: "This model doesn't support tool use.",
+    };
+    await start([refusal, noTools, textReply(JSON.stringify(GOOD)), textReply(JSON.stringify(GOOD))]);
+    const p = provider();
+    expect((await p.scoreLive(input(SCAM), new AbortController().signal)).category).to.equal('Tax Collection');
+    const shapes = server.requests.map(
+      (r) => (r.body.toolConfig as { toolChoice?: unknown } | undefined)?.toolChoice ?? 'none',
+    );
+    expect(shapes).to.deep.equal([{ tool: { name: TOOL_NAME } }, { auto: {} }, 'none']);
+    // The accepted shape is remembered.
+    await p.scoreLive(input(SCAM), new AbortController().signal);
+    expect(server.requests[3]!.body.toolConfig).to.equal(undefined);
+  });
+
+  it('does not mistake another validation error for a tool refusal', async () => {
+    await start([
+      { kind: 'error', status: 400, type: 'ValidationException', message: 'The provided model identifier is invalid.' },
+    ]);
+    const err = (await provider()
+      .scoreLive(input(SCAM), new AbortController().signal)
+      .catch((e: unknown) => e)) as ProviderError;
+    expect(err).to.be.instanceOf(ProviderError);
+    expect(err.message).to.include('model identifier is invalid');
+    expect(server.requests).to.have.length(1);
+  });
+
   it('rejects malformed output (no score, invented category) as a ProviderError', async () => {
     await start([
       toolUseReply(TOOL_NAME, { category: 'Tax Collection' }),

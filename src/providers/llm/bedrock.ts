@@ -8,6 +8,7 @@ import {
   ConverseCommand,
   type BedrockRuntimeClientConfig,
   type ContentBlock,
+  type ConverseCommandInput,
   type Message,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { Config } from '../../config.js';
@@ -53,38 +54,61 @@ export function bedrockError(err: unknown, signal: AbortSignal): unknown {
   return new ProviderError(PROVIDER, String(err));
 }
 
+/**
+ * How structured output is asked for. Not every Bedrock model takes a forced tool choice (some
+ * answer ValidationException), so the request degrades to an optional tool, then to plain JSON in
+ * the reply text, and remembers the first shape the model accepted.
+ */
+type Shape = 'forced_tool' | 'auto_tool' | 'plain';
+const SHAPES: readonly Shape[] = ['forced_tool', 'auto_tool', 'plain'];
+
+function toolConfig(schema: Record<string, unknown>, shape: Shape): ConverseCommandInput['toolConfig'] {
+  if (shape === 'plain') return undefined;
+  return {
+    tools: [
+      {
+        toolSpec: {
+          name: TOOL_NAME,
+          description: 'Record the scam assessment of the call.',
+          // The SDK types the schema as a JSON document; ours is plain JSON.
+          inputSchema: { json: schema as never },
+        },
+      },
+    ],
+    toolChoice: shape === 'forced_tool' ? { tool: { name: TOOL_NAME } } : { auto: {} },
+  };
+}
+
+/** A refusal of the request's tool settings rather than of the call itself. */
+function refusesTools(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ValidationException' && /tool/i.test(err.message);
+}
+
 export function createBedrockProvider(config: Config, options: BedrockOptions = {}): ModelProvider {
   const client = createBedrockClient(options.client);
   const modelId = config.bedrockModelId;
+  let firstShape = 0;
   const backend: StructuredBackend = async (req, signal) => {
-    let response;
-    try {
-      response = await client.send(
-        new ConverseCommand({
-          modelId,
-          system: [{ text: req.system }],
-          messages: [{ role: 'user', content: [{ text: req.user }] }],
-          inferenceConfig: { maxTokens: req.mode === 'final' ? 1500 : 600, temperature: 0 },
-          toolConfig: {
-            tools: [
-              {
-                toolSpec: {
-                  name: TOOL_NAME,
-                  description: 'Record the scam assessment of the call.',
-                  // The SDK types the schema as a JSON document; ours is plain JSON.
-                  inputSchema: { json: req.schema as never },
-                },
-              },
-            ],
-            toolChoice: { tool: { name: TOOL_NAME } },
-          },
-        }),
-        { abortSignal: signal },
-      );
-    } catch (err) {
-      throw bedrockError(err, signal);
+    for (let i = firstShape; ; i++) {
+      const shape = SHAPES[i]!;
+      try {
+        const response = await client.send(
+          new ConverseCommand({
+            modelId,
+            system: [{ text: req.system }],
+            messages: [{ role: 'user', content: [{ text: req.user }] }],
+            inferenceConfig: { maxTokens: req.mode === 'final' ? 1500 : 600, temperature: 0 },
+            toolConfig: toolConfig(req.schema, shape),
+          }),
+          { abortSignal: signal },
+        );
+        firstShape = i;
+        return structuredContent(response.output?.message?.content ?? []);
+      } catch (err) {
+        if (i < SHAPES.length - 1 && refusesTools(err) && !signal.aborted) continue;
+        throw bedrockError(err, signal);
+      }
     }
-    return structuredContent(response.output?.message?.content ?? []);
   };
   const provider = createGenerativeProvider(PROVIDER, `${PROVIDER}:${modelId}`, backend, options);
   return { ...provider, close: async () => client.destroy() };
