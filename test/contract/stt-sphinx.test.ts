@@ -96,6 +96,24 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('refuses a track beyond the process cap with a ProviderError, and frees the slot when a track ends', async () => {
+    const stt = createSphinx(install!, log, { maxProcesses: 1 });
+    const first = stt.transcribe(new Subject<Int16Array>(), { sampleRate: 16000 }).subscribe({ error: () => {} });
+    try {
+      await lastValueFrom(stt.transcribe(from([new Int16Array(160)]), { sampleRate: 16000 }));
+      expect.fail('should fail');
+    } catch (e) {
+      expect(e).to.be.instanceOf(ProviderError);
+      expect((e as Error).message).to.match(/busy/);
+    }
+    first.unsubscribe();
+    await waitUntil(() => {
+      let refused = false;
+      stt.transcribe(from([] as Int16Array[]), { sampleRate: 16000 }).subscribe({ error: () => (refused = true) }).unsubscribe();
+      return !refused;
+    });
+  });
+
   it('reports a broken install as a ProviderError', async () => {
     const stt = createSphinx({ ...install!, lm: '/nonexistent/model.lm.bin' }, log);
     try {

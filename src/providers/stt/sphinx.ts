@@ -70,7 +70,18 @@ export function detectSphinx(env: Record<string, string | undefined> = process.e
 /** Below this source rate the audio is treated as telephone band. */
 const NARROWBAND_MAX_RATE = 11_025;
 
-export function createSphinx(install: SphinxInstall, log: Logger): SpeechToText {
+export interface SphinxOptions {
+  /**
+   * Recogniser processes allowed at once (each takes about 110 MB and, on telephone audio, about half
+   * a core). A track beyond the cap fails with a ProviderError (the session carries on with text)
+   * rather than slowing every call on the node. Default: 4 per CPU.
+   */
+  maxProcesses?: number;
+}
+
+export function createSphinx(install: SphinxInstall, log: Logger, options: SphinxOptions = {}): SpeechToText {
+  const maxProcesses = options.maxProcesses ?? 4 * os.availableParallelism();
+  let running = 0;
   // The model's own feature parameters win over command-line flags, so telephone tuning needs its own file.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sphinx-'));
   const telephoneParams = path.join(dir, 'feat.params');
@@ -84,6 +95,10 @@ export function createSphinx(install: SphinxInstall, log: Logger): SpeechToText 
     wantsSegments: false,
     transcribe(audio$: Observable<Int16Array>, opts: SttOptions): Observable<SttResult> {
       return new Observable<SttResult>((out) => {
+        if (running >= maxProcesses) {
+          out.error(new ProviderError(id, `all ${maxProcesses} speech recognisers on this node are busy`, true));
+          return;
+        }
         if (opts.language && !/^en\b/i.test(opts.language)) {
           log.debug({ language: opts.language }, 'sphinx: only US English is installed; recognising as English');
         }
@@ -96,6 +111,12 @@ export function createSphinx(install: SphinxInstall, log: Logger): SpeechToText 
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: true,
         });
+        running += 1;
+        let counted = true;
+        const release = (): void => {
+          if (counted) running -= 1;
+          counted = false;
+        };
         const kill = (): void => {
           try {
             if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -130,6 +151,7 @@ export function createSphinx(install: SphinxInstall, log: Logger): SpeechToText 
           }
         });
         child.on('close', (code, sig) => {
+          release();
           if (finished) return;
           const last = stdoutRest.trim();
           if (last) out.next({ text: last, final: true });
