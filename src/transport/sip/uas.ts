@@ -17,7 +17,7 @@ import type { SessionActor } from '../../session/actor.js';
 import { mergeOptions } from '../../session/options.js';
 import { InsufficientCreditsError, type Supervisor } from '../../session/supervisor.js';
 import type { Reservation } from '../../session/types.js';
-import type { KeyRecord } from '../../store/types.js';
+import type { Domain, KeyRecord } from '../../store/types.js';
 import { Call, type CallEnd } from './call.js';
 import { calledNumber, callerNumber, headerUri } from './caller.js';
 import { domainCandidates, firewallAction } from './firewall.js';
@@ -152,9 +152,6 @@ export class SipServer {
         );
       }
     }
-    if (req.headers.get('max-forwards')?.trim() === '0' && req.method !== 'OPTIONS') {
-      return txn.send(responseTo(req, 483));
-    }
     // No SIP extension is supported: a request that requires one is refused (§8.2.2.3).
     const required = req.headers.all('require');
     if (required.length && req.method !== 'CANCEL' && req.method !== 'BYE') {
@@ -230,7 +227,7 @@ export class SipServer {
     txn: ServerTransaction,
     req: SipRequest,
     call: Call,
-    domain: NonNullable<Awaited<ReturnType<Services['store']['domains']['get']>>>,
+    domain: Domain,
     refuse: (r: Refusal, headers?: Record<string, string>) => void,
   ): Promise<void> {
     const caller = callerNumber(req);
