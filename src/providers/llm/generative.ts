@@ -5,6 +5,7 @@
 import type { Assessment } from '../../domain/verdict.js';
 import { asProviderError, withDeadline } from './deadline.js';
 import { guardInjection } from './injection.js';
+import { keepCallerQuotes } from './quotes.js';
 import { MalformedOutput, repairAnalysis, repairAssessment } from './output.js';
 import { outputSchema, systemPrompt, userMessage, type PromptMode } from './prompt.js';
 import { ProviderError, type Analysis, type ModelInput, type ModelProvider } from './types.js';
@@ -51,7 +52,8 @@ export function createGenerativeProvider(
         throw asProviderError(provider, err, inner);
       }
       try {
-        const repaired = repair(raw);
+        // Quotes are checked before the guard adds its own (which quotes the caller verbatim).
+        const repaired = keepCallerQuotes(input.callerText, repair(raw));
         return { ...repaired, ...guardInjection(input.callerText, repaired) };
       } catch (err) {
         if (err instanceof MalformedOutput) throw new ProviderError(provider, err.message, false);
