@@ -16,7 +16,10 @@ export interface LiveProfile {
   minutePrice(tracksBoth: boolean): number;
   /** Spec: final analysis may take up to 20 s after the stop. */
   finalAnalysisMs: number;
-  /** Time speech-to-text gets after the stop to deliver its last results. */
+  /**
+   * Time speech-to-text gets after the stop to deliver its last results. Embedded recognisers run behind
+   * real time on small machines, so this is generous; it still leaves the 20 s analysis bound its own time.
+   */
   flushMs: number;
 }
 
@@ -29,7 +32,7 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     reportDefault: false,
     minutePrice: (both) => liveMinutePrice('filter', both),
     finalAnalysisMs: 20_000,
-    flushMs: 5_000,
+    flushMs: 15_000,
   },
   honeypot: {
     kind: 'honeypot',
@@ -40,6 +43,6 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     // The called party is the persona: nothing to transcribe twice.
     minutePrice: () => liveMinutePrice('honeypot', false),
     finalAnalysisMs: 20_000,
-    flushMs: 5_000,
+    flushMs: 15_000,
   },
 };

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { createSphinx, detectSphinx } from '../../src/providers/stt/sphinx.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { openLive, send, waitFor } from './helpers/live-client.js';
+import { openLive, send, waitFor, waitForCount } from './helpers/live-client.js';
 import { startLiveApp, type LiveApp } from './helpers/live-node.js';
 
 /** Speech made on this machine: eSpeak NG → 16 kHz 16-bit mono PCM, as a caller's phone would send. */
@@ -38,10 +38,12 @@ describe('live filter audio branch (PocketSphinx)', function () {
     send(run, { type: 'start', sample_rate: 16000, encoding: 'pcm16' });
     await waitFor(run, 'session.started');
     send(run, { type: 'transcript', text: 'Who is calling?', track: 'outbound' });
-    // 100 ms frames, faster than real time (the recogniser does not care), then a second of silence.
+    // 100 ms frames, faster than real time, then a second of silence that ends the utterance.
     const frame = 3200;
     const audio = Buffer.concat([pcm, Buffer.alloc(32000)]);
     for (let i = 0; i < audio.length; i += frame) run.ws.send(audio.subarray(i, i + frame));
+    // The recogniser is slower than real time here: let it catch up before the stop.
+    await waitForCount(run, 'transcript.line', 2, 40_000);
     send(run, { type: 'stop' });
     await run.closed;
     const ended = run.events.at(-1)!;
