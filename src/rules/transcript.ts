@@ -25,13 +25,25 @@ function labelKind(label: string): 'caller' | 'callee' | 'neutral' | null {
  * - with neither (no labels, or neutral ones such as A:/B:), the whole text is the caller's.
  * An unlabelled line continues the previous speaker's turn.
  */
+/** Any short capitalised name before a colon ("Harold: …"), a speaker once the transcript is known to be labelled. */
+const NAME_LINE = /^\s*([A-Z][A-Za-z'.-]{0,19}(?: [A-Z][A-Za-z'.-]{0,19})?)\s*:\s+(.*)$/;
+
 export function parseTranscript(text: string): Utterance[] {
+  const lines = text.split(/\r?\n/);
+  // In a transcript with caller/callee labels, other names before a colon are speakers too (a persona, an agent).
+  const labelled = lines.some((l) => {
+    const m = LABEL_LINE.exec(l);
+    const k = m ? labelKind(m[1]!) : null;
+    return k === 'caller' || k === 'callee';
+  });
   const raw: Array<{ label: string | null; kind: ReturnType<typeof labelKind>; text: string }> = [];
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of lines) {
     if (!line.trim()) continue;
     const m = LABEL_LINE.exec(line);
     const kind = m ? labelKind(m[1]!) : null;
-    if (m && kind) raw.push({ label: m[1]!, kind, text: m[2]!.trim() });
+    const named = !kind && labelled ? NAME_LINE.exec(line) : null;
+    if (named) raw.push({ label: named[1]!, kind: 'neutral', text: named[2]!.trim() });
+    else if (m && kind) raw.push({ label: m[1]!, kind, text: m[2]!.trim() });
     else if (raw.length > 0 && raw[raw.length - 1]!.label !== null) raw[raw.length - 1]!.text += ' ' + line.trim();
     else raw.push({ label: null, kind: null, text: line.trim() });
   }
@@ -43,7 +55,8 @@ export function parseTranscript(text: string): Utterance[] {
       let role: Role = 'caller';
       if (hasCaller) role = r.kind === 'caller' ? 'caller' : 'callee';
       else if (hasCallee) role = r.kind === 'callee' ? 'callee' : 'caller';
-      const speaker = r.label ? r.label.toLowerCase() : role;
+      // caller/callee synonyms become the spec's labels; other speakers keep the name they were given.
+      const speaker = r.kind === 'caller' || r.kind === 'callee' || !r.label ? role : r.label;
       return { role, speaker, text: r.text, at: i };
     });
 }

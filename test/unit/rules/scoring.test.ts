@@ -168,6 +168,14 @@ describe('rules: transcripts and speakers', () => {
     expect(u).to.have.length(1);
     expect(u[0]!.text).to.equal('Warning: your account is locked');
   });
+  it('in a labelled transcript, other names before a colon are speakers, not the caller', () => {
+    const u = parseTranscript('caller: you owe back taxes\nHarold: oh dear, who is this?\ncaller: pay with gift cards');
+    expect(u.map((x) => x.speaker)).to.deep.equal(['caller', 'Harold', 'caller']);
+    expect(callerText(u)).to.equal('you owe back taxes\npay with gift cards');
+  });
+  it('keeps neutral labels as given', () => {
+    expect(parseTranscript('A: hi\nB: hello').map((x) => x.speaker)).to.deep.equal(['A', 'B']);
+  });
   it('continuation lines join the previous speaker', () => {
     const u = parseTranscript('caller: first part\nsecond part\ncallee: ok');
     expect(u[0]!.text).to.equal('first part second part');
