@@ -74,6 +74,10 @@ export class VendorASerializer implements Serializer {
         if (this.started) return { type: 'ignore' };
         const parsed = parseVendorAStart(msg);
         if ('reason' in parsed) return { type: 'reject', reason: parsed.reason };
+        // Every message back must name the stream: a persona without one could never be heard.
+        if (this.product === 'honeypot' && !parsed.info.streamId) {
+          return { type: 'reject', reason: 'streamSid is missing (needed to send audio back)' };
+        }
         this.started = true;
         this.streamSid = parsed.info.streamId;
         return { type: 'start', info: parsed.info };

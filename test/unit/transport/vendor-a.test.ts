@@ -154,6 +154,13 @@ describe('transport/vendor-a: bad input', () => {
     expect(d.type === 'start' && d.info.params).to.deep.equal({ key: 'k-123', webhook: 'https://h.example/x' });
   });
 
+  it('refuses a honeypot start without a stream id (nothing could be sent back), but not a filter start', () => {
+    const msg = JSON.stringify({ event: 'start', start: { callSid: 'CA1' } });
+    const d = new VendorASerializer('honeypot').decodeText(msg);
+    expect(d.type === 'reject' && d.reason).to.match(/^streamSid/);
+    expect(new VendorASerializer('filter').decodeText(msg).type).to.equal('start');
+  });
+
   it('rejects a media format other than 8 kHz mu-law, naming the field', () => {
     const d = start({ mediaFormat: { encoding: 'audio/l16', sampleRate: 16000, channels: 1 } });
     expect(d.type).to.equal('reject');
