@@ -46,8 +46,6 @@ export interface LiveHooks {
   ) => Observable<Utterance>;
   /** Further reasons to end (the persona hanging up); the first end trigger of any kind wins. */
   end$?: Observable<EndReason>;
-  /** Receives the session's live state when the graph is built (the transcript so far, the last verdict). */
-  state?: (state: LiveState) => void;
 }
 
 /**
@@ -69,7 +67,6 @@ export function liveSession(
   return defer(() => {
     const { spec, scheduler } = ctx;
     const state = new LiveState(scheduler.now());
-    hooks.state?.(state);
     const events = new EventFactory(
       {
         sessionId: ctx.sessionId,
