@@ -72,15 +72,15 @@ const NARROWBAND_MAX_RATE = 11_025;
 
 export interface SphinxOptions {
   /**
-   * Recogniser processes allowed at once (each takes about 110 MB and, on telephone audio, about half
-   * a core). A track beyond the cap fails with a ProviderError (the session carries on with text)
-   * rather than slowing every call on the node. Default: 4 per CPU.
+   * Recogniser processes allowed at once (each takes about 110 MB and, while speech lasts, roughly
+   * half a core or more; see bench/RESULTS.md). A track beyond the cap fails with a ProviderError (the
+   * session carries on with text) rather than slowing every call on the node. Default: 2 per CPU.
    */
   maxProcesses?: number;
 }
 
 export function createSphinx(install: SphinxInstall, log: Logger, options: SphinxOptions = {}): SpeechToText {
-  const maxProcesses = options.maxProcesses ?? 4 * os.availableParallelism();
+  const maxProcesses = options.maxProcesses ?? 2 * os.availableParallelism();
   let running = 0;
   // The model's own feature parameters win over command-line flags, so telephone tuning needs its own file.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sphinx-'));
