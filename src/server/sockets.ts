@@ -21,7 +21,7 @@ import { closeLeftOpen } from '../session/recovery.js';
 import { startProblem } from '../session/start.js';
 import { InsufficientCreditsError, Supervisor } from '../session/supervisor.js';
 import type { Reservation } from '../session/types.js';
-import { detectSerializer } from '../transport/detect.js';
+import { detectSerializer, looksLikeVendorUpgrade } from '../transport/detect.js';
 import type { Serializer, StartInfo } from '../transport/types.js';
 import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
@@ -65,8 +65,10 @@ export interface LiveSocketOptions {
 
 interface Conn {
   kind: SessionKind;
-  key: KeyRecord;
-  rawKey: string;
+  /** Null on a keyless vendor upgrade until its start event's `key` parameter authenticates. */
+  key: KeyRecord | null;
+  rawKey: string | null;
+  limits: NodeContext['limits'];
   url: Record<string, string>;
   reservation: Reservation;
   phase: 'waiting' | 'starting' | 'live' | 'done';
@@ -143,6 +145,9 @@ function upgrade(
   // Everything from `req` now: it is invalid after this function returns.
   const query = new URLSearchParams(req.getQuery() ?? '');
   const headers = { 'x-auth': req.getHeader('x-auth') };
+  const all: Record<string, string> = {};
+  req.forEach((k, v) => (all[k] = v));
+  const vendorUpgrade = looksLikeVendorUpgrade(all);
   const secKey = req.getHeader('sec-websocket-key');
   const secProtocol = req.getHeader('sec-websocket-protocol');
   const secExtensions = req.getHeader('sec-websocket-extensions');
@@ -185,15 +190,17 @@ function upgrade(
   const url = urlOptions(query);
 
   void (async () => {
-    const key = await authenticate(services.store, rawKey);
-    if (!key || !rawKey) {
+    // Vendor A drops query strings from stream URLs: its keyless upgrade waits for the key in the
+    // start event's stream parameters (docs/vendors.md). Any other keyless upgrade is refused.
+    const key = rawKey ? await authenticate(services.store, rawKey) : null;
+    if (!key && (rawKey || !vendorUpgrade)) {
       slot.release();
       return refuse(
         '401 Unauthorized',
         rawKey ? 'key: wrong key' : 'key: missing (X-Auth header or key query parameter)',
       );
     }
-    const byKey = node.limits.key(key.id);
+    const byKey = key ? node.limits.key(key.id) : { ok: true as const, retryAfterSeconds: 0 };
     if (!byKey.ok) {
       slot.release();
       metrics.rejected.inc({ status: '429', entry });
@@ -203,7 +210,7 @@ function upgrade(
     }
     // A key that cannot pay the first minute is told so now (402) rather than after its start message.
     const price = LIVE_PROFILES[kind].minutePrice(kind === 'filter' && url.tracks?.toLowerCase() === 'both');
-    if ((await services.store.keys.balance(key.id)) < price) {
+    if (key && (await services.store.keys.balance(key.id)) < price) {
       slot.release();
       return refuse('402 Payment Required', `insufficient credits: the first minute costs ${price} credits`);
     }
@@ -211,7 +218,8 @@ function upgrade(
     const conn: Conn = {
       kind,
       key,
-      rawKey,
+      rawKey: rawKey ?? null,
+      limits: node.limits,
       url,
       reservation: slot,
       phase: 'waiting',
@@ -267,10 +275,15 @@ function onMessage(
     const d = conn.serializer.decodeText(text);
     if (d.type === 'reject') return refuse(conn, `invalid start: ${d.reason}`);
     if (d.type === 'start') {
-      begin(conn, conn.serializer, d.info, supervisor, services).catch((err: unknown) => {
-        services.log.error({ err }, 'starting a live session failed');
-        refuse(conn, 'internal error', CLOSE_INTERNAL);
-      });
+      const serializer = conn.serializer;
+      const info = d.info;
+      const authorized = conn.key ? Promise.resolve(true) : authorizeStart(conn, serializer, info, services);
+      authorized
+        .then((ok) => (ok ? begin(conn, serializer, info, supervisor, services) : undefined))
+        .catch((err: unknown) => {
+          services.log.error({ err }, 'starting a live session failed');
+          refuse(conn, 'internal error', CLOSE_INTERNAL);
+        });
     }
     return;
   }
@@ -285,6 +298,40 @@ function onMessage(
   else if (conn.early.length < EARLY_LIMIT || d.frame.kind !== 'audio') conn.early.push(d.frame);
 }
 
+/**
+ * A keyless vendor upgrade: only a vendor start carrying a valid `key` parameter may start a
+ * session. Anything else closes the socket with no events, like any refused start.
+ */
+async function authorizeStart(
+  conn: Conn,
+  serializer: Serializer,
+  info: StartInfo,
+  services: Services,
+): Promise<boolean> {
+  conn.phase = 'starting';
+  conn.started$.next();
+  const vendor = serializer.protocol === 'vendor_a' || serializer.protocol === 'vendor_b';
+  const presented = vendor ? info.params.key?.trim() : undefined;
+  const key = await authenticate(services.store, presented);
+  // Closed while the key was looked up: the close handler left the slot to us (phase 'starting').
+  if (conn.closed) {
+    conn.phase = 'done';
+    conn.reservation.release();
+    return false;
+  }
+  if (!key || !presented) {
+    refuse(conn, presented ? 'key: wrong key' : 'key: missing');
+    return false;
+  }
+  if (!conn.limits.key(key.id).ok) {
+    refuse(conn, 'rate limit exceeded');
+    return false;
+  }
+  conn.key = key;
+  conn.rawKey = presented;
+  return true;
+}
+
 async function begin(
   conn: Conn,
   serializer: Serializer,
@@ -296,13 +343,15 @@ async function begin(
   conn.started$.next();
   const problem = startProblem(info, conn.kind);
   if (problem) return refuse(conn, `invalid start: ${problem}`);
+  const { key: _key, ...params } = info.params;
   const spec = {
     kind: conn.kind,
     protocol: serializer.protocol,
-    key: conn.key,
-    rawKey: conn.rawKey,
-    start: info,
-    options: mergeOptions(conn.kind, conn.url, info.params),
+    key: conn.key!,
+    rawKey: conn.rawKey!,
+    // The key parameter authenticates; it is not an option and is never kept with the session.
+    start: { ...info, params },
+    options: mergeOptions(conn.kind, conn.url, params),
   };
   // An unknown persona id is a bad start: closed with no events, nothing charged.
   if (spec.options.persona !== undefined && !findPersona(services.personas, spec.options.persona)) {

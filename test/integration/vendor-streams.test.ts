@@ -239,7 +239,7 @@ describe('vendor media streams over a real socket', function () {
     const VENDOR_HEADERS = { 'X-Vendora-Signature': 'dGVzdA==' };
 
     // Pending until the socket entry point implements the keyless rule of docs/vendors.md.
-    it.skip('starts the session when a vendor upgrade has no key and the start event carries a valid key parameter', async () => {
+    it('starts the session when a vendor upgrade has no key and the start event carries a valid key parameter', async () => {
       const hook = hookFor('keyless');
       const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key, webhook: hook.url });
       const run = await playVendor(`${live.wsUrl}/voice/filter/stream`, lines, VENDOR_HEADERS);
