@@ -37,7 +37,13 @@ const USAGE =
 export const DEFAULT_EXTRA = ['test/fixtures/hard-negatives.jsonl', 'test/fixtures/scam-calls.jsonl'];
 
 export function parseArgs(argv: readonly string[]): EvalOptions | string {
-  const opts: EvalOptions = { dataDir: defaultDataDir(), split: 'holdout', llm: 'none', calibrate: false, extra: [...DEFAULT_EXTRA] };
+  const opts: EvalOptions = {
+    dataDir: defaultDataDir(),
+    split: 'holdout',
+    llm: 'none',
+    calibrate: false,
+    extra: [...DEFAULT_EXTRA],
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => argv[++i];
@@ -51,7 +57,8 @@ export function parseArgs(argv: readonly string[]): EvalOptions | string {
       opts.limit = Number(v);
     } else if (a === '--llm') {
       const v = value();
-      if (v !== 'local' && v !== 'openai' && v !== 'bedrock' && v !== 'none') return '--llm must be local, openai, bedrock or none';
+      if (v !== 'local' && v !== 'openai' && v !== 'bedrock' && v !== 'none')
+        return '--llm must be local, openai, bedrock or none';
       opts.llm = v;
     } else if (a === '--calibrate') opts.calibrate = true;
     else if (a === '--write') {
@@ -102,7 +109,11 @@ async function modelPredictor(llm: ModelProvider): Promise<(r: EvalRecord) => Pr
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(new Error('analysis timed out after 20 s')), 20_000);
     try {
-      const { verdict } = await finalAnalysis({ utterances, callerText: callerText(utterances), product: 'scan' }, llm, ctrl.signal);
+      const { verdict } = await finalAnalysis(
+        { utterances, callerText: callerText(utterances), product: 'scan' },
+        llm,
+        ctrl.signal,
+      );
       return { score: verdict.score, category: verdict.category };
     } finally {
       clearTimeout(timer);
@@ -167,7 +178,9 @@ export async function run(argv: string[]): Promise<number> {
   if (opts.calibrate) {
     const tune = records.filter((r) => r.split === 'tune');
     const fit = fitPlatt(calibrationPoints(tune));
-    console.log(`Platt fit on ${tune.length} tuning transcripts: scale=${fit.scale.toFixed(3)} bias=${fit.bias.toFixed(3)}`);
+    console.log(
+      `Platt fit on ${tune.length} tuning transcripts: scale=${fit.scale.toFixed(3)} bias=${fit.bias.toFixed(3)}`,
+    );
     console.log(`(current: scale=${CALIBRATION.scale} bias=${CALIBRATION.bias})`);
   }
 
@@ -196,8 +209,14 @@ export async function run(argv: string[]): Promise<number> {
   const title = `${opts.split} split, ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}, ${date}`;
   const text = formatReport(title, report);
   console.log(text);
-  if (report.worstLegit.length) console.log(`\nLegitimate calls at ≥ likely_scam: ${report.worstLegit.map((x) => `${x.id}=${x.score.toFixed(2)}`).join(', ')}`);
-  if (report.missedScams.length) console.log(`Scam calls below likely_scam (lowest): ${report.missedScams.map((x) => `${x.id}=${x.score.toFixed(2)}`).join(', ')}`);
+  if (report.worstLegit.length)
+    console.log(
+      `\nLegitimate calls at ≥ likely_scam: ${report.worstLegit.map((x) => `${x.id}=${x.score.toFixed(2)}`).join(', ')}`,
+    );
+  if (report.missedScams.length)
+    console.log(
+      `Scam calls below likely_scam (lowest): ${report.missedScams.map((x) => `${x.id}=${x.score.toFixed(2)}`).join(', ')}`,
+    );
   if (opts.write) writeSection(opts.write, text);
   await llm?.close?.();
   return 0;

@@ -16,7 +16,14 @@ export interface EvalReport {
   atScam: AtThreshold;
   atLikely: AtThreshold;
   /** Per source: size, and the share at ≥ likely_scam and at scam. */
-  bySource: Array<{ source: string; label: string; n: number; likelyOrAbove: number; scamLevel: number; maxScore: number }>;
+  bySource: Array<{
+    source: string;
+    label: string;
+    n: number;
+    likelyOrAbove: number;
+    scamLevel: number;
+    maxScore: number;
+  }>;
   categories: { labelled: number; correct: number; accuracy: number; confusion: Map<string, Map<string, number>> };
   reliability: ReturnType<typeof reliability>;
   /** Transcripts per second (one thread): of the rules alone when `throughput` is given, else of the whole run. */
@@ -58,7 +65,9 @@ export async function evaluate(
 
   const items = records.map((r, i) => ({ scam: r.label === 'scam', score: preds[i]!.score }));
   const sources = new Map<string, number[]>();
-  records.forEach((r, i) => sources.set(`${r.source}|${r.label}`, [...(sources.get(`${r.source}|${r.label}`) ?? []), i]));
+  records.forEach((r, i) =>
+    sources.set(`${r.source}|${r.label}`, [...(sources.get(`${r.source}|${r.label}`) ?? []), i]),
+  );
   const bySource = [...sources.entries()].map(([key, idx]) => {
     const [source, label] = key.split('|') as [string, string];
     const scores = idx.map((i) => preds[i]!.score);
@@ -138,12 +147,16 @@ export function formatReport(title: string, r: EvalReport): string {
   lines.push(`| transcripts per second (one thread) | ${Math.round(r.perSecond).toLocaleString('en-US')} |`, '');
   lines.push('| source | label | n | ≥ likely_scam | scam | max score |', '|---|---|---|---|---|---|');
   for (const s of r.bySource) {
-    lines.push(`| ${s.source} | ${s.label} | ${s.n} | ${pct(s.likelyOrAbove)} | ${pct(s.scamLevel)} | ${s.maxScore.toFixed(3)} |`);
+    lines.push(
+      `| ${s.source} | ${s.label} | ${s.n} | ${pct(s.likelyOrAbove)} | ${pct(s.scamLevel)} | ${s.maxScore.toFixed(3)} |`,
+    );
   }
   lines.push('', 'Reliability (mean score vs observed scam share per band):', '');
   lines.push('| band | n | mean score | scam share |', '|---|---|---|---|');
   for (const b of r.reliability) {
-    lines.push(`| ${b.band} | ${b.n} | ${Number.isNaN(b.meanScore) ? 'n/a' : b.meanScore.toFixed(3)} | ${pct(b.scamShare)} |`);
+    lines.push(
+      `| ${b.band} | ${b.n} | ${Number.isNaN(b.meanScore) ? 'n/a' : b.meanScore.toFixed(3)} | ${pct(b.scamShare)} |`,
+    );
   }
   if (r.categories.labelled) {
     lines.push('', 'Category confusion (rows: derived label, columns: predicted):', '');

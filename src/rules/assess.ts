@@ -140,8 +140,6 @@ export function assess(hits: readonly Hit[]): Assessment {
   const score = probability(evidenceLogit(hits));
   const positive = hits.filter((h) => h.cue.weight > 0).sort((a, b) => b.cue.weight - a.cue.weight);
   const tactics = [...new Set(positive.flatMap((h) => (h.cue.tactic ? [h.cue.tactic] : [])))];
-  const signals = [
-    ...new Set(positive.map((h) => `${LABELS[h.cue.id] ?? h.cue.id}: "${h.quote}"`)),
-  ].slice(0, 8);
+  const signals = [...new Set(positive.map((h) => `${LABELS[h.cue.id] ?? h.cue.id}: "${h.quote}"`))].slice(0, 8);
   return { score, category: chooseCategory(hits, score), tactics, signals };
 }

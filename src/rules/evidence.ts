@@ -24,7 +24,11 @@ function globalOf(re: RegExp): RegExp {
 }
 
 /** Finds the first match of a cue inside the windows that is not negated by its clause ("we will never ask for …"). */
-function firstMatch(cue: Cue, text: string, spans: ReadonlyArray<[number, number]>): { index: number; length: number } | null {
+function firstMatch(
+  cue: Cue,
+  text: string,
+  spans: ReadonlyArray<[number, number]>,
+): { index: number; length: number } | null {
   const re = globalOf(cue.re);
   for (const [from, to] of spans) {
     const piece = from === 0 && to === text.length ? text : text.slice(from, to);

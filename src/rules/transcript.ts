@@ -6,7 +6,19 @@ import type { Role, Utterance } from '../domain/frames.js';
  */
 const CALLER_LABELS = new Set(['caller', 'scammer', 'fraudster', 'remote', 'inbound']);
 const CALLEE_LABELS = new Set(['callee', 'victim', 'outbound', 'recipient']);
-const NEUTRAL_LABELS = new Set(['a', 'b', 'agent', 'system', 'user', 'customer', 'speaker', 'spk', 'representative', 'rep', 'operator']);
+const NEUTRAL_LABELS = new Set([
+  'a',
+  'b',
+  'agent',
+  'system',
+  'user',
+  'customer',
+  'speaker',
+  'spk',
+  'representative',
+  'rep',
+  'operator',
+]);
 
 const LABEL_LINE = /^\s*\[?([A-Za-z]{1,14}(?:[ _-]?\d{1,2})?)\]?\s*:\s*(.*)$/;
 

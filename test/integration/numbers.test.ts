@@ -51,7 +51,13 @@ describe('integration/numbers: lookups and block-list feed', () => {
   it('answers an unknown number as not reported, without timestamps', async () => {
     const r = await get(s, `/voice/numbers/${encodeURIComponent('+15125550499')}`);
     expect(r.status).to.equal(200);
-    expect(r.body).to.deep.equal({ status: 'success', number: '+15125550499', reported: false, complaints: 0, categories: [] });
+    expect(r.body).to.deep.equal({
+      status: 'success',
+      number: '+15125550499',
+      reported: false,
+      complaints: 0,
+      categories: [],
+    });
   });
 
   it('400 names the number when it is not E.164', async () => {
@@ -72,7 +78,10 @@ describe('integration/numbers: lookups and block-list feed', () => {
     const page1 = await get(s, '/voice/numbers?reported=true&limit=1');
     expect((page1.body.numbers as Json[]).map((n) => n.number)).to.deep.equal([a]);
     expect(page1.body.next_since).to.equal('2026-01-02T10:00:00.000Z');
-    const page2 = await get(s, `/voice/numbers?reported=true&limit=1&since=${encodeURIComponent(String(page1.body.next_since))}`);
+    const page2 = await get(
+      s,
+      `/voice/numbers?reported=true&limit=1&since=${encodeURIComponent(String(page1.body.next_since))}`,
+    );
     expect((page2.body.numbers as Json[]).map((n) => n.number)).to.deep.equal([b]);
 
     const later = await get(s, '/voice/numbers?since=2026-01-02T12:00:00Z');

@@ -38,7 +38,13 @@ describe('integration/scan: audio through the real recogniser', function () {
   async function lowKey(credits: number): Promise<{ key: string; id: string }> {
     const key = `audio_${randomBytes(8).toString('hex')}`;
     const id = randomUUID();
-    await s.services.store.keys.create({ id, hash: hashKey(key), label: 'audio', credits, created_at: new Date().toISOString() });
+    await s.services.store.keys.create({
+      id,
+      hash: hashKey(key),
+      label: 'audio',
+      credits,
+      created_at: new Date().toISOString(),
+    });
     return { key, id };
   }
 
@@ -51,7 +57,9 @@ describe('integration/scan: audio through the real recogniser', function () {
     });
     const body = (await res.json()) as Json;
     expect(res.status, JSON.stringify(body)).to.equal(200);
-    expect(body.transcript).to.be.a('string').and.match(/^caller: /);
+    expect(body.transcript)
+      .to.be.a('string')
+      .and.match(/^caller: /);
     expect(String(body.transcript).length).to.be.greaterThan(20);
     expect(body.verdict).to.be.an('object');
     expect(await s.services.store.keys.balance(id)).to.equal(10 - 3); // a few seconds of audio: one started minute

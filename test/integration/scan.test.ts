@@ -12,7 +12,8 @@ const IRS_SCAM = [
   'caller: If you do not pay today, local police will come to arrest you. Pay with Google Play gift cards and read me the numbers. Call me back at 202-555-0147.',
 ].join('\n');
 
-const PHARMACY = 'Hi, this is the Walgreens pharmacy calling for Maria. Your prescription is ready for pickup. Press 1 to repeat this message.';
+const PHARMACY =
+  'Hi, this is the Walgreens pharmacy calling for Maria. Your prescription is ready for pickup. Press 1 to repeat this message.';
 
 async function post(s: TestServer, body: unknown, headers: Record<string, string> = {}, key = s.key) {
   const res = await fetch(`${s.url}/voice/scan`, {
@@ -87,7 +88,8 @@ describe('integration/scan: POST /voice/scan', function () {
 
   it('scores only the caller: the callee repeating scary words does not make a scam', async () => {
     const r = await post(s, {
-      transcript: 'caller: Hi, this is Lakeside Dental confirming your cleaning on Tuesday.\ncallee: Is this about the arrest warrant? Should I buy gift cards?',
+      transcript:
+        'caller: Hi, this is Lakeside Dental confirming your cleaning on Tuesday.\ncallee: Is this about the arrest warrant? Should I buy gift cards?',
     });
     expect(r.status).to.equal(200);
     expect((r.body.verdict as Json).level).to.equal('clean');
@@ -147,7 +149,13 @@ describe('integration/scan: POST /voice/scan', function () {
   it('charges 2 credits per transcript and answers 402 when the balance is short, taking nothing', async () => {
     const key = `low_${randomBytes(8).toString('hex')}`;
     const id = randomUUID();
-    await s.services.store.keys.create({ id, hash: hashKey(key), label: 'low', credits: 3, created_at: new Date().toISOString() });
+    await s.services.store.keys.create({
+      id,
+      hash: hashKey(key),
+      label: 'low',
+      credits: 3,
+      created_at: new Date().toISOString(),
+    });
     const first = await post(s, { transcript: PHARMACY }, {}, key);
     expect(first.status).to.equal(200);
     expect(await s.services.store.keys.balance(id)).to.equal(1);

@@ -18,7 +18,8 @@ function before(text: string, index: number, span = 40): string {
   return text.slice(Math.max(0, index - span), index).toLowerCase();
 }
 
-const REFERENCE_WORDS = /\b(?:case|badge|reference|ref|docket|claim|ticket|order|confirmation|employee|agent|officer|id|account|routing|card|member|policy|invoice|tracking)\s*(?:number|no\.?|id|#|code)?\s*(?:is|was|:)?\s*$/;
+const REFERENCE_WORDS =
+  /\b(?:case|badge|reference|ref|docket|claim|ticket|order|confirmation|employee|agent|officer|id|account|routing|card|member|policy|invoice|tracking)\s*(?:number|no\.?|id|#|code)?\s*(?:is|was|:)?\s*$/;
 
 // ── phone numbers ───────────────────────────────────────────────────────────────────────────
 /** Stretches that could hold a phone number; the parser only ever sees these short pieces (linear time). */
@@ -76,7 +77,8 @@ export function emailsAndUrls(text: string): { emails: string[]; urls: string[] 
 }
 
 // ── crypto wallets ───────────────────────────────────────────────────────────────────────────
-const WALLET = /\b(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{11,87}|BC1[02-9AC-HJ-NP-Z]{11,87}|0x[0-9a-fA-F]{40})\b/g;
+const WALLET =
+  /\b(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{11,87}|BC1[02-9AC-HJ-NP-Z]{11,87}|0x[0-9a-fA-F]{40})\b/g;
 
 export function cryptoWallets(text: string): string[] {
   const out: string[] = [];
@@ -106,13 +108,18 @@ export function financialNumbers(digitized: string): { cards: string[]; banks: s
       add({ bank_accounts: banks } as Acc, 'bank_accounts', `routing ${digits}`);
       continue;
     }
-    if (digits.length >= 6 && digits.length <= 17 && /\b(?:account|acct|iban|checking|savings)\b[^.]{0,25}$/.test(ctx)) {
+    if (
+      digits.length >= 6 &&
+      digits.length <= 17 &&
+      /\b(?:account|acct|iban|checking|savings)\b[^.]{0,25}$/.test(ctx)
+    ) {
       if (/\b(?:case|reference|order|member|policy)\b/.test(ctx.slice(-20))) continue;
       add({ bank_accounts: banks } as Acc, 'bank_accounts', `account ${digits}`);
     }
   }
   const iban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/g;
-  for (const m of digitized.matchAll(iban)) if (ibanValid(m[0])) add({ bank_accounts: banks } as Acc, 'bank_accounts', `iban ${m[0].replace(/ /g, '')}`);
+  for (const m of digitized.matchAll(iban))
+    if (ibanValid(m[0])) add({ bank_accounts: banks } as Acc, 'bank_accounts', `iban ${m[0].replace(/ /g, '')}`);
   return { cards, banks };
 }
 
@@ -157,9 +164,33 @@ export function caseNumbers(digitized: string): string[] {
 
 // ── amounts ──────────────────────────────────────────────────────────────────────────────────
 const NUM_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
 const WORD_AMOUNT = new RegExp(
   String.raw`\b((?:(?:${Object.keys(NUM_WORDS).join('|')}|hundred|thousand|million|and|a)[\s-]+)+)(dollars|bucks)\b`,
@@ -170,7 +201,10 @@ function wordsToNumber(words: string): number | null {
   let total = 0;
   let current = 0;
   let any = false;
-  for (const w of words.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
+  for (const w of words
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .filter(Boolean)) {
     if (w === 'and') continue;
     if (w === 'a') {
       current = current || 1;
@@ -216,7 +250,32 @@ export function amounts(text: string): string[] {
 }
 
 // ── street addresses ─────────────────────────────────────────────────────────────────────────
-const STREET_WORDS = ['street', 'st', 'avenue', 'ave', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'court', 'ct', 'way', 'place', 'pl', 'highway', 'hwy', 'parkway', 'pkwy', 'circle', 'cir', 'terrace'];
+const STREET_WORDS = [
+  'street',
+  'st',
+  'avenue',
+  'ave',
+  'road',
+  'rd',
+  'boulevard',
+  'blvd',
+  'lane',
+  'ln',
+  'drive',
+  'dr',
+  'court',
+  'ct',
+  'way',
+  'place',
+  'pl',
+  'highway',
+  'hwy',
+  'parkway',
+  'pkwy',
+  'circle',
+  'cir',
+  'terrace',
+];
 /** Street suffixes in lower or capitalised form; street names themselves must be capitalised. */
 const STREET = `(?:${STREET_WORDS.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]).join('|')})`;
 const ADDRESS = new RegExp(
@@ -230,9 +289,45 @@ export function addresses(text: string): string[] {
 
 // ── names ────────────────────────────────────────────────────────────────────────────────────
 const NOT_NAMES = new Set([
-  'calling', 'from', 'with', 'the', 'your', 'a', 'an', 'just', 'not', 'sorry', 'here', 'going', 'trying', 'glad',
-  'an automated', 'important', 'urgent', 'regarding', 'about', 'to', 'very', 'so', 'really', 'in', 'on', 'at', 'fine',
-  'good', 'okay', 'ok', 'well', 'ready', 'sure', 'calling you', 'amazon', 'apple', 'microsoft', 'social', 'final',
+  'calling',
+  'from',
+  'with',
+  'the',
+  'your',
+  'a',
+  'an',
+  'just',
+  'not',
+  'sorry',
+  'here',
+  'going',
+  'trying',
+  'glad',
+  'an automated',
+  'important',
+  'urgent',
+  'regarding',
+  'about',
+  'to',
+  'very',
+  'so',
+  'really',
+  'in',
+  'on',
+  'at',
+  'fine',
+  'good',
+  'okay',
+  'ok',
+  'well',
+  'ready',
+  'sure',
+  'calling you',
+  'amazon',
+  'apple',
+  'microsoft',
+  'social',
+  'final',
 ]);
 const TITLE = String.raw`(?:[Oo]fficer|[Aa]gent|[Dd]etective|[Ss]ergeant|[Ii]nspector|[Ii]nvestigator|[Dd]eputy|Dr\.?|Mr\.?|Mrs\.?|Ms\.?)`;
 /** Introductions ("my name is …", "this is Officer …"); the name itself must be capitalised. */
@@ -268,7 +363,8 @@ export function organizations(text: string): string[] {
       .trim();
     if (org.split(/\s+/).length === 1 && org.length < 3) continue;
     if (!/^[A-Z]/.test(org) || /^(I|You|We|Your|My|Our|This|That)$/.test(org)) continue;
-    if (!out.some((x) => x.toLowerCase() === org.toLowerCase() || org.toLowerCase().includes(x.toLowerCase()))) out.push(org);
+    if (!out.some((x) => x.toLowerCase() === org.toLowerCase() || org.toLowerCase().includes(x.toLowerCase())))
+      out.push(org);
   }
   return out;
 }

@@ -37,7 +37,10 @@ export const PAYMENT_APPS: readonly LexEntry[] = [
   entry('Western Union', String.raw`western union`),
   entry('MoneyGram', String.raw`money ?gram`),
   entry('Ria', String.raw`ria money(?: transfer)?`),
-  entry('wire transfer', String.raw`wire (?:transfer|the money|the funds|it)|bank wire|wiring (?:the )?(?:money|funds)`),
+  entry(
+    'wire transfer',
+    String.raw`wire (?:transfer|the money|the funds|it)|bank wire|wiring (?:the )?(?:money|funds)`,
+  ),
   entry('Bitcoin ATM', String.raw`(?:bitcoin|crypto(?:currency)?|btc) (?:atm|machine|kiosk)|bitcoin depot|coin ?flip`),
   entry('Bitcoin', String.raw`bitcoin|btc`),
   entry('Ethereum', String.raw`ethereum`),
@@ -49,7 +52,10 @@ export const PAYMENT_APPS: readonly LexEntry[] = [
   entry('Chime', 'chime'),
   entry('money order', String.raw`money orders?`),
   entry("cashier's check", String.raw`cashier'?s checks?`),
-  entry('cash by courier', String.raw`(?:courier|driver) (?:will|is going to) (?:come|pick up|collect)|cash in (?:an|the) envelope`),
+  entry(
+    'cash by courier',
+    String.raw`(?:courier|driver) (?:will|is going to) (?:come|pick up|collect)|cash in (?:an|the) envelope`,
+  ),
 ];
 
 export const REMOTE_TOOLS: readonly LexEntry[] = [
@@ -74,7 +80,10 @@ export const REMOTE_TOOLS: readonly LexEntry[] = [
 
 /** Organisations scripts most often claim to be; the label is the canonical name. */
 export const ORGANIZATIONS: readonly LexEntry[] = [
-  entry('Social Security Administration', String.raw`social security administration|\bssa\b|department of social security`),
+  entry(
+    'Social Security Administration',
+    String.raw`social security administration|\bssa\b|department of social security`,
+  ),
   entry('IRS', String.raw`internal revenue service|\birs\b`),
   entry('U.S. Customs and Border Protection', String.raw`customs and border(?: protection)?`),
   entry('FBI', String.raw`\bfbi\b|federal bureau of investigation`),

@@ -38,7 +38,8 @@ interface Tok {
 export function digitizeSpoken(text: string): string {
   const toks: Tok[] = [];
   const re = /[A-Za-z]+|\d+/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) toks.push({ word: m[0], start: m.index, end: m.index + m[0].length });
+  for (let m = re.exec(text); m; m = re.exec(text))
+    toks.push({ word: m[0], start: m.index, end: m.index + m[0].length });
 
   let out = '';
   let cursor = 0;

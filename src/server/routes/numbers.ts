@@ -45,7 +45,8 @@ export function parseFeedQuery(q: URLSearchParams): FeedQuery {
   let since = new Date(0).toISOString();
   if (sinceRaw !== null) {
     const t = Date.parse(sinceRaw);
-    if (!RFC3339.test(sinceRaw.trim()) || Number.isNaN(t)) throw bad('since', 'must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z');
+    if (!RFC3339.test(sinceRaw.trim()) || Number.isNaN(t))
+      throw bad('since', 'must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z');
     since = new Date(t).toISOString();
   }
   const limitRaw = q.get('limit');

@@ -73,16 +73,20 @@ export function validateScan(raw: Raw, fileAudio: Buffer | undefined, fromForm: 
 
   const encoding = (encodingRaw?.trim().toLowerCase() || 'wav') as ScanEncoding;
   if (!ENCODINGS.includes(encoding)) throw bad('encoding', 'must be wav, pcm16 or mulaw');
-  if (language !== undefined && !BCP47.test(language.trim())) throw bad('language', 'must be a BCP-47 code such as en-US');
-  if (from !== undefined && from !== '' && !isE164(from.trim())) throw bad('from', 'must be an E.164 number with a leading +');
+  if (language !== undefined && !BCP47.test(language.trim()))
+    throw bad('language', 'must be a BCP-47 code such as en-US');
+  if (from !== undefined && from !== '' && !isE164(from.trim()))
+    throw bad('from', 'must be an E.164 number with a leading +');
   if (to !== undefined && to !== '' && !isE164(to.trim())) throw bad('to', 'must be an E.164 number with a leading +');
   if (report && !from?.trim()) throw bad('from', 'is required when report is true');
 
   let audio: ScanRequest['audio'];
-  if (audioB64 !== undefined && fileAudio !== undefined) throw bad('audio_base64', 'send the audio once: either the audio file or audio_base64');
+  if (audioB64 !== undefined && fileAudio !== undefined)
+    throw bad('audio_base64', 'send the audio once: either the audio file or audio_base64');
   if (audioB64 !== undefined) {
     const compact = audioB64.replace(/\s+/g, '');
-    if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact)) throw bad('audio_base64', 'is not valid base64');
+    if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact))
+      throw bad('audio_base64', 'is not valid base64');
     const bytes = Buffer.from(compact, 'base64');
     if (bytes.length === 0) throw bad('audio_base64', 'is empty');
     audio = { bytes, field: 'audio_base64' };
@@ -95,7 +99,8 @@ export function validateScan(raw: Raw, fileAudio: Buffer | undefined, fromForm: 
   if (text && text.length > MAX_TRANSCRIPT_CHARS) {
     throw bad('transcript', `longer than ${MAX_TRANSCRIPT_CHARS} characters (about ten hours of speech)`);
   }
-  if (!text && !audio) throw bad('transcript', 'a transcript or audio (audio_base64, or a multipart file named audio) is required');
+  if (!text && !audio)
+    throw bad('transcript', 'a transcript or audio (audio_base64, or a multipart file named audio) is required');
   if (text && audio) throw bad('transcript', 'send a transcript or audio, not both');
   if (audio && encoding === 'pcm16' && sampleRate === undefined) throw bad('sample_rate', 'is required for pcm16');
 

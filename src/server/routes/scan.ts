@@ -36,7 +36,11 @@ export function scanRoutes(s: Services): Route[] {
           if (!(await s.store.keys.debit(keyId, price))) throw new HttpError(402, 'insufficient credits');
           let heard: Awaited<ReturnType<typeof transcribeScanAudio>>;
           try {
-            heard = await transcribeScanAudio(s, { ...audioInput, ...(scan.language ? { language: scan.language } : {}) }, req.signal);
+            heard = await transcribeScanAudio(
+              s,
+              { ...audioInput, ...(scan.language ? { language: scan.language } : {}) },
+              req.signal,
+            );
           } catch (e) {
             // Nothing was scored: the caller does not pay for our failure to transcribe.
             await s.store.keys.credit(keyId, price);

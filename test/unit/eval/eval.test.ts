@@ -13,13 +13,46 @@ function miniData(): string {
   const robo = path.join(dir, 'ncsu-robocall-ftc-ppone');
   fs.mkdirSync(robo);
   const rows = [
-    ['1', 'en', 'This is the Social Security Administration. Your social security number has been suspended. Press 1 to speak with an officer.', '7', 'SSA-Suspended'],
-    ['2', 'en', 'Your social security number has been suspended due to fraudulent activity in Texas. Press 1 now, this is your final notice.', '7', ''],
-    ['3', 'en', "We've been trying to reach you about your car's extended warranty. Press 1 to speak with a warranty specialist.", '9', 'AutoWarrantyExtend'],
-    ['4', 'en', 'Your power will be disconnected within 30 minutes due to a past due balance. Press 1 to pay now.', '', ''],
-    ['5', 'en', 'Your power will be disconnected within 30 minutes due to a past due balance. Press 1 to pay now.', '', ''],
+    [
+      '1',
+      'en',
+      'This is the Social Security Administration. Your social security number has been suspended. Press 1 to speak with an officer.',
+      '7',
+      'SSA-Suspended',
+    ],
+    [
+      '2',
+      'en',
+      'Your social security number has been suspended due to fraudulent activity in Texas. Press 1 now, this is your final notice.',
+      '7',
+      '',
+    ],
+    [
+      '3',
+      'en',
+      "We've been trying to reach you about your car's extended warranty. Press 1 to speak with a warranty specialist.",
+      '9',
+      'AutoWarrantyExtend',
+    ],
+    [
+      '4',
+      'en',
+      'Your power will be disconnected within 30 minutes due to a past due balance. Press 1 to pay now.',
+      '',
+      '',
+    ],
+    [
+      '5',
+      'en',
+      'Your power will be disconnected within 30 minutes due to a past due balance. Press 1 to pay now.',
+      '',
+      '',
+    ],
   ];
-  const csv = ['recording_key,language,transcript,campaign_cluster_id,filename_campaign_tag', ...rows.map((r) => r.map((f) => `"${f.replace(/"/g, '""')}"`).join(','))];
+  const csv = [
+    'recording_key,language,transcript,campaign_cluster_id,filename_campaign_tag',
+    ...rows.map((r) => r.map((f) => `"${f.replace(/"/g, '""')}"`).join(',')),
+  ];
   fs.writeFileSync(path.join(robo, 'transcripts_with_clusters.csv'), csv.join('\n') + '\n');
   const legit = (folder: string, lines: string[]) => {
     fs.mkdirSync(path.join(dir, folder));
@@ -28,7 +61,10 @@ function miniData(): string {
       lines.map((t, i) => JSON.stringify({ id: `${folder}-${i}`, label: 'legit', transcript: t })).join('\n') + '\n',
     );
   };
-  legit('switchboard-swda', ['A: Do you have pets?\nB: Two cats, they are great.', 'A: I think taxes are too high.\nB: Maybe, yes.']);
+  legit('switchboard-swda', [
+    'A: Do you have pets?\nB: Two cats, they are great.',
+    'A: I think taxes are too high.\nB: Maybe, yes.',
+  ]);
   legit('sgd-schema-guided', ['user: Book a table for two at 7.\nsystem: Done, your table is booked.']);
   legit('taskmaster4-coffee', ['customer: A large latte please.\nagent: Coming right up.']);
   return dir;
@@ -36,10 +72,31 @@ function miniData(): string {
 
 describe('eval: metrics', () => {
   it('ROC AUC: perfect, inverted, ties', () => {
-    expect(rocAuc([{ scam: true, score: 0.9 }, { scam: false, score: 0.1 }])).to.equal(1);
-    expect(rocAuc([{ scam: true, score: 0.1 }, { scam: false, score: 0.9 }])).to.equal(0);
-    expect(rocAuc([{ scam: true, score: 0.5 }, { scam: false, score: 0.5 }])).to.equal(0.5);
-    expect(rocAuc([{ scam: true, score: 0.8 }, { scam: true, score: 0.3 }, { scam: false, score: 0.5 }])).to.equal(0.5);
+    expect(
+      rocAuc([
+        { scam: true, score: 0.9 },
+        { scam: false, score: 0.1 },
+      ]),
+    ).to.equal(1);
+    expect(
+      rocAuc([
+        { scam: true, score: 0.1 },
+        { scam: false, score: 0.9 },
+      ]),
+    ).to.equal(0);
+    expect(
+      rocAuc([
+        { scam: true, score: 0.5 },
+        { scam: false, score: 0.5 },
+      ]),
+    ).to.equal(0.5);
+    expect(
+      rocAuc([
+        { scam: true, score: 0.8 },
+        { scam: true, score: 0.3 },
+        { scam: false, score: 0.5 },
+      ]),
+    ).to.equal(0.5);
   });
 
   it('precision, recall and FPR at a threshold', () => {
@@ -93,7 +150,9 @@ describe('eval: data sets and split', () => {
       'Calls pretending to be government, businesses, or family and friends',
     ]);
     expect(robo.find((r) => /power/.test(r.transcript))!.category).to.equal(undefined);
-    expect(tagCategory('StudentLoan-HardshipProgram')).to.equal('Reducing Your Debt (Credit Cards, Mortgage, Student Loans)');
+    expect(tagCategory('StudentLoan-HardshipProgram')).to.equal(
+      'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)',
+    );
     expect(tagCategory('DebtRelief-ZeroTax')).to.equal('Tax Collection');
     expect(tagCategory('Unknown-Thing')).to.equal(undefined);
   });
@@ -109,7 +168,14 @@ describe('eval: data sets and split', () => {
   it('hard negatives weigh as much as all public legitimate calls in the calibration fit', () => {
     const recs = [
       ...loadDatasets(dir).map((r) => ({ ...r, split: 'tune' as const })),
-      { id: 'hn', source: 'hard-negatives', label: 'legit' as const, transcript: 'hi', group: 'g', split: 'tune' as const },
+      {
+        id: 'hn',
+        source: 'hard-negatives',
+        label: 'legit' as const,
+        transcript: 'hi',
+        group: 'g',
+        split: 'tune' as const,
+      },
     ];
     const pts = calibrationPoints(recs);
     expect(pts.find((_, i) => recs[i]!.source === 'hard-negatives')!.weight).to.equal(4);
@@ -121,7 +187,12 @@ describe('eval: data sets and split', () => {
     const report = await evaluate(
       recs,
       (r) => scoreOnly(callerText(parseTranscript(r.transcript))),
-      () => rulesThroughput(recs.map((r) => r.transcript), scoreOnly, 50),
+      () =>
+        rulesThroughput(
+          recs.map((r) => r.transcript),
+          scoreOnly,
+          50,
+        ),
     );
     expect(report.n).to.equal(8);
     expect(report.auc).to.equal(1);
@@ -131,12 +202,18 @@ describe('eval: data sets and split', () => {
     expect(report.categories.accuracy).to.equal(1);
     expect(report.perSecond).to.be.greaterThan(0);
     const text = formatReport('mini', report);
-    expect(text).to.match(/ROC AUC/).and.match(/category top-1/).and.match(/transcripts per second/);
+    expect(text)
+      .to.match(/ROC AUC/)
+      .and.match(/category top-1/)
+      .and.match(/transcripts per second/);
   });
 
   it('the command runs on a data dir and writes only its section of the results file', async () => {
     const results = path.join(dir, 'RESULTS.md');
-    fs.writeFileSync(results, '# Results\n\n## Frame latency\n\nkeep me\n\n## Verdict quality\n\nold\n\n## Capacity\n\nkeep me too\n');
+    fs.writeFileSync(
+      results,
+      '# Results\n\n## Frame latency\n\nkeep me\n\n## Verdict quality\n\nold\n\n## Capacity\n\nkeep me too\n',
+    );
     const logs: string[] = [];
     const orig = console.log;
     console.log = (...a: unknown[]) => void logs.push(a.join(' '));

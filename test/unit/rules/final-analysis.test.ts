@@ -11,7 +11,8 @@ import { callerText, parseTranscript } from '../../../src/rules/index.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/types.js';
 
-const SCAM = 'caller: This is the IRS. A warrant has been issued for your arrest. Pay with Google Play gift cards. Call 202-555-0147.';
+const SCAM =
+  'caller: This is the IRS. A warrant has been issued for your arrest. Pay with Google Play gift cards. Call 202-555-0147.';
 const input = (t: string): ModelInput => {
   const utterances = parseTranscript(t);
   return { utterances, callerText: callerText(utterances), product: 'scan' };
@@ -96,7 +97,13 @@ describe('pipelines/filing', () => {
   });
 
   const verdict = toVerdict(
-    { score: 0.93, category: 'Tax Collection', tactics: ['threat'], signals: ['threat: "warrant"'], summary: 'IRS imposter.' },
+    {
+      score: 0.93,
+      category: 'Tax Collection',
+      tactics: ['threat'],
+      signals: ['threat: "warrant"'],
+      summary: 'IRS imposter.',
+    },
     'combined',
   );
   const base = {
@@ -125,12 +132,24 @@ describe('pipelines/filing', () => {
 
   it('files nothing when a condition fails', async () => {
     const none = { reported: false, reported_numbers: 0 };
-    expect(await fileComplaints(store, { ...base, sessionId: 's2', report: false, from: '+15125550602' })).to.deep.equal(none);
     expect(
-      await fileComplaints(store, { ...base, sessionId: 's3', from: '+15125550603', verdict: { ...verdict, score: 0.84 } }),
+      await fileComplaints(store, { ...base, sessionId: 's2', report: false, from: '+15125550602' }),
     ).to.deep.equal(none);
     expect(
-      await fileComplaints(store, { ...base, sessionId: 's4', from: '+15125550604', verdict: { ...verdict, category: 'Surveys' } }),
+      await fileComplaints(store, {
+        ...base,
+        sessionId: 's3',
+        from: '+15125550603',
+        verdict: { ...verdict, score: 0.84 },
+      }),
+    ).to.deep.equal(none);
+    expect(
+      await fileComplaints(store, {
+        ...base,
+        sessionId: 's4',
+        from: '+15125550604',
+        verdict: { ...verdict, category: 'Surveys' },
+      }),
     ).to.deep.equal(none);
     expect(await fileComplaints(store, { ...base, sessionId: 's5', from: undefined, intel: {} })).to.deep.equal(none);
     for (const n of ['+15125550602', '+15125550603', '+15125550604']) {

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { countIntel } from '../../../src/domain/intel.js';
-import { abaValid, base58CheckBitcoin, bech32Bitcoin, ethereumAddress, luhnValid } from '../../../src/rules/intel/checksums.js';
+import {
+  abaValid,
+  base58CheckBitcoin,
+  bech32Bitcoin,
+  ethereumAddress,
+  luhnValid,
+} from '../../../src/rules/intel/checksums.js';
 import { extractIntel } from '../../../src/rules/intel/extract.js';
 import { digitizeSpoken, unspeakAddresses } from '../../../src/rules/intel/spoken.js';
 import { scoreText } from '../../../src/rules/index.js';
@@ -21,7 +27,9 @@ describe('rules/intel: spoken forms', () => {
   });
 
   it('turns spoken e-mail and web addresses into written ones', () => {
-    expect(unspeakAddresses('write to john dot smith at gmail dot com today')).to.equal('write to john.smith@gmail.com today');
+    expect(unspeakAddresses('write to john dot smith at gmail dot com today')).to.equal(
+      'write to john.smith@gmail.com today',
+    );
     expect(unspeakAddresses('go to secure dash help dot com')).to.equal('go to secure-help.com');
     expect(unspeakAddresses('meet me at the dot on the map')).to.equal('meet me at the dot on the map');
   });
@@ -57,10 +65,13 @@ describe('rules/intel: checksums', () => {
 
 describe('rules/intel: extraction', () => {
   it('callback numbers, written and spoken, in E.164', () => {
-    expect(extractIntel('Call me back at two oh two five five five oh one four seven.').callback_numbers).to.deep.equal([
-      '+12025550147',
+    expect(extractIntel('Call me back at two oh two five five five oh one four seven.').callback_numbers).to.deep.equal(
+      ['+12025550147'],
+    );
+    expect(extractIntel('call 1-800-555-0199 or (202) 555-0143').callback_numbers).to.deep.equal([
+      '+18005550199',
+      '+12025550143',
     ]);
-    expect(extractIntel('call 1-800-555-0199 or (202) 555-0143').callback_numbers).to.deep.equal(['+18005550199', '+12025550143']);
     expect(extractIntel('our UK line is +44 20 7946 0958').callback_numbers).to.deep.equal(['+442079460958']);
   });
 
@@ -71,7 +82,9 @@ describe('rules/intel: extraction', () => {
   });
 
   it('e-mails and URLs, written and spoken', () => {
-    const i = extractIntel('Email support@micr0soft-help.com or john dot smith at gmail dot com, and visit https://amzn-refund.co/claim or secure dash help dot com.');
+    const i = extractIntel(
+      'Email support@micr0soft-help.com or john dot smith at gmail dot com, and visit https://amzn-refund.co/claim or secure dash help dot com.',
+    );
     expect(i.emails).to.deep.equal(['support@micr0soft-help.com', 'john.smith@gmail.com']);
     expect(i.urls).to.deep.equal(['https://amzn-refund.co/claim', 'secure-help.com']);
     expect(extractIntel('I love dogs. Then we went home.').urls).to.equal(undefined);
@@ -89,7 +102,9 @@ describe('rules/intel: extraction', () => {
   });
 
   it('bank routing (ABA-checked) and account numbers, cards (Luhn-checked)', () => {
-    const i = extractIntel('The routing number is 021000021 and the account number is 4021887766. Card 4111 1111 1111 1111.');
+    const i = extractIntel(
+      'The routing number is 021000021 and the account number is 4021887766. Card 4111 1111 1111 1111.',
+    );
     expect(i.bank_accounts).to.deep.equal(['routing 021000021', 'account 4021887766']);
     expect(i.card_numbers).to.deep.equal(['4111111111111111']);
     const miss = extractIntel('routing number 123456789, card 4111 1111 1111 1112');
@@ -135,10 +150,14 @@ describe('rules/intel: extraction', () => {
   });
 
   it('names and organisations', () => {
-    const i = extractIntel('This is Officer James Miller from the Social Security Administration. My name is Daniel Brooks.');
+    const i = extractIntel(
+      'This is Officer James Miller from the Social Security Administration. My name is Daniel Brooks.',
+    );
     expect(i.names).to.deep.equal(['Officer James Miller', 'Daniel Brooks']);
     expect(i.organizations).to.deep.equal(['Social Security Administration']);
-    expect(extractIntel('I am calling from Global Tech Support Services.').organizations).to.deep.equal(['Global Tech Support Services']);
+    expect(extractIntel('I am calling from Global Tech Support Services.').organizations).to.deep.equal([
+      'Global Tech Support Services',
+    ]);
     expect(extractIntel('this is just a test, I am fine').names).to.equal(undefined);
   });
 

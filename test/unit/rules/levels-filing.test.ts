@@ -86,7 +86,9 @@ describe('domain: filing conditions', () => {
       { summary: 'Caller posed as the IRS.', signals: ['x'], score: 0.9 },
       { callback_numbers: ['+12025550147'], gift_card_brands: ['Google Play'], dtmf: '1' },
     );
-    expect(c).to.equal('Caller posed as the IRS.\nCallback numbers: +12025550147\nGift cards: Google Play\nKeys pressed: 1');
+    expect(c).to.equal(
+      'Caller posed as the IRS.\nCallback numbers: +12025550147\nGift cards: Google Play\nKeys pressed: 1',
+    );
     expect(complaintComment({ signals: ['threat: "you will be arrested"'], score: 0.9 }, {})).to.equal(
       'threat: "you will be arrested"',
     );

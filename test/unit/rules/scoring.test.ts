@@ -41,7 +41,9 @@ describe('rules: tactics from evidence', () => {
   }
 
   it('negation turns a request around: "we will never ask for your code" is not an OTP request', () => {
-    const benign = scoreText('Your bank will never ask you for the code we text you. Never share this code with anyone.');
+    const benign = scoreText(
+      'Your bank will never ask you for the code we text you. Never share this code with anyone.',
+    );
     expect(benign.tactics).to.not.include('otp_request');
     expect(benign.score).to.be.below(SUSPICIOUS_AT);
     expect(scoreText('Read me the code we just texted you.').tactics).to.include('otp_request');
@@ -65,14 +67,35 @@ describe('rules: tactics from evidence', () => {
 
 describe('rules: categories and the spec disambiguations', () => {
   const cases: Array<[string, string]> = [
-    ['You are approved for a personal loan of $5,000. You just need to pay a one-time insurance fee of $200 first.', 'Advance Fee Loan'],
-    ['You qualify for student loan forgiveness and we can lower your payments. There is a program fee to enroll first.', 'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)'],
-    ['This is the Internal Revenue Service. You owe back taxes and a warrant has been issued for your arrest.', 'Tax Collection'],
-    ['This is the Social Security Administration. Your social security number has been suspended. A warrant has been issued for your arrest.', 'Calls pretending to be government, businesses, or family and friends'],
-    ["Grandpa, it's me, your grandson. I was in an accident and I'm in jail, please send bail money and don't tell mom.", 'Calls pretending to be government, businesses, or family and friends'],
-    ['Microsoft technical support here, your computer is infected with a virus. Download TeamViewer so I can fix it.', 'Computer & Technical Support'],
+    [
+      'You are approved for a personal loan of $5,000. You just need to pay a one-time insurance fee of $200 first.',
+      'Advance Fee Loan',
+    ],
+    [
+      'You qualify for student loan forgiveness and we can lower your payments. There is a program fee to enroll first.',
+      'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)',
+    ],
+    [
+      'This is the Internal Revenue Service. You owe back taxes and a warrant has been issued for your arrest.',
+      'Tax Collection',
+    ],
+    [
+      'This is the Social Security Administration. Your social security number has been suspended. A warrant has been issued for your arrest.',
+      'Calls pretending to be government, businesses, or family and friends',
+    ],
+    [
+      "Grandpa, it's me, your grandson. I was in an accident and I'm in jail, please send bail money and don't tell mom.",
+      'Calls pretending to be government, businesses, or family and friends',
+    ],
+    [
+      'Microsoft technical support here, your computer is infected with a virus. Download TeamViewer so I can fix it.',
+      'Computer & Technical Support',
+    ],
     ['Your power will be disconnected within 30 minutes due to a past due balance. Press 1 to pay now.', 'Utility'],
-    ["We've been trying to reach you about your car's extended warranty before it expires. Press 1 now.", 'Warranties & Protection Plans'],
+    [
+      "We've been trying to reach you about your car's extended warranty before it expires. Press 1 now.",
+      'Warranties & Protection Plans',
+    ],
   ];
   for (const [text, category] of cases) {
     it(`${category}`, () => {
@@ -82,7 +105,8 @@ describe('rules: categories and the spec disambiguations', () => {
     });
   }
 
-  it('a clean call has category none', () => expect(scoreText('Your table for two is booked for 7 pm.').category).to.equal('none'));
+  it('a clean call has category none', () =>
+    expect(scoreText('Your table for two is booked for 7 pm.').category).to.equal('none'));
 });
 
 describe('rules: hard negatives stay below likely_scam', () => {
@@ -142,8 +166,12 @@ describe('rules: the word index finds exactly what a full regex scan finds', () 
   it('on every fixture transcript', () => {
     for (const row of [...HARD_NEGATIVES, ...SCAM_CALLS]) {
       const text = callerText(parseTranscript(row.transcript));
-      const fast = findEvidence(text).map((h) => `${h.cue.id}:${h.quote}`).sort();
-      const slow = findEvidenceExhaustive(text).map((h) => `${h.cue.id}:${h.quote}`).sort();
+      const fast = findEvidence(text)
+        .map((h) => `${h.cue.id}:${h.quote}`)
+        .sort();
+      const slow = findEvidenceExhaustive(text)
+        .map((h) => `${h.cue.id}:${h.quote}`)
+        .sort();
       expect(fast, row.id).to.deep.equal(slow);
     }
   });
