@@ -31,7 +31,7 @@ export function createHoneypotPipeline(opts: HoneypotOptions = {}): Pipeline {
   return (ctx) => {
     const rng = (opts.rng ?? seedFromId)(ctx.sessionId);
     const persona =
-      choosePersona(ctx.services.personas, ctx.spec.options.persona, rng) ??
+      choosePersona(ctx.services.personas, ctx.spec.options.persona ?? ctx.services.config.tuning?.persona, rng) ??
       // The socket refuses unknown ids at start; any other entry point gets a random persona.
       choosePersona(ctx.services.personas, undefined, rng)!;
     const scripted = createScriptedDialogue({ rng });

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { loadTuning, TuningError, type Tuning } from './tuning.js';
 
 export type Feature = 'scan' | 'live_filter' | 'honeypot';
 export const FEATURES: readonly Feature[] = ['scan', 'live_filter', 'honeypot'];
@@ -15,7 +16,7 @@ export interface Config {
   features: ReadonlySet<Feature>;
   bootstrapKeys: ReadonlyArray<{ key: string; credits: number }>;
   webhookAllowPrivate: boolean;
-  stt: 'auto' | 'aws' | 'whisper' | 'sphinx' | 'none';
+  stt: 'auto' | 'aws' | 'whisper' | 'sphinx' | 'none' | 'replay';
   llm: 'local' | 'bedrock' | 'openai' | 'none';
   tts: 'espeak' | 'polly' | 'none';
   bedrockModelId: string;
@@ -42,6 +43,8 @@ export interface Config {
    * balancer appended) or its PROXY protocol header, for per-address rate limits and logs (VOICE_TRUST_PROXY).
    */
   trustProxy?: boolean;
+  /** Operator knobs: VAD and segmentation, default persona (src/tuning.ts, docs/tuning.md). */
+  tuning?: Tuning;
 }
 
 export class ConfigError extends Error {
@@ -151,6 +154,15 @@ function portRange(env: Env, name: string, dflt: { min: number; max: number }): 
   return { min, max };
 }
 
+function tuning(env: Env): Tuning {
+  try {
+    return loadTuning(env);
+  } catch (e) {
+    if (e instanceof TuningError) throw new ConfigError(e.variable, e.message.slice(e.variable.length + 2));
+    throw e;
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const sipPort = int(env, 'VOICE_SIP_PORT', 5080, 0, 65535);
   const port = int(env, 'VOICE_PORT', 8080, 0, 65535);
@@ -165,7 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     features: features(env),
     bootstrapKeys: bootstrapKeys(env),
     webhookAllowPrivate: bool(env, 'VOICE_WEBHOOK_ALLOW_PRIVATE', false),
-    stt: oneOf(env, 'VOICE_STT', ['auto', 'aws', 'whisper', 'sphinx', 'none'] as const, 'auto'),
+    stt: oneOf(env, 'VOICE_STT', ['auto', 'aws', 'whisper', 'sphinx', 'none', 'replay'] as const, 'auto'),
     llm: oneOf(env, 'VOICE_LLM', ['local', 'bedrock', 'openai', 'none'] as const, 'local'),
     tts: oneOf(env, 'VOICE_TTS', ['espeak', 'polly', 'none'] as const, 'espeak'),
     bedrockModelId: str(env, 'VOICE_BEDROCK_MODEL_ID') ?? 'anthropic.claude-3-haiku-20240307-v1:0',
@@ -191,5 +203,6 @@ export function loadConfig(env: Env = process.env): Config {
     drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
     rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
     trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),
+    tuning: tuning(env),
   };
 }

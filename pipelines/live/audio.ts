@@ -31,7 +31,12 @@ export function audioUtterances(
     );
   }
   const role: Role = track === 'outbound' ? 'callee' : 'caller';
-  const opts = ctx.spec.options.language ? { track, language: ctx.spec.options.language } : { track };
+  const segmenter = ctx.services.config.tuning?.segmenter;
+  const opts = {
+    track,
+    ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),
+    ...(segmenter ? { segmenter } : {}),
+  };
   return transcribeAudio(audio$, ctx.spec.start.audio, stt, opts).pipe(
     filter((r) => r.final && r.text.trim() !== ''),
     map((r): Utterance => ({ role, speaker: role, text: r.text.trim(), at: ctx.scheduler.now() })),

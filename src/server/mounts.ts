@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import type { RequestLimits } from './rate-limit.js';
 import { liveSockets } from './sockets.js';
 import { sipMount } from '../transport/sip/mount.js';
+import { consoleMount } from '../console/mount.js';
 
 /** What a socket mount gets from the node it is mounted on. */
 export interface NodeContext {
@@ -27,5 +28,5 @@ export type Mount = (app: TemplatedApp, ctx: NodeContext) => MountHandle | void;
 export function allMounts(s: Services, _node: NodeContext): Mount[] {
   const live = liveSockets(s);
   // SIP calls share the sockets' supervisor: one capacity count per node.
-  return [live.mount, sipMount(s, live.supervisor)];
+  return [live.mount, sipMount(s, live.supervisor), consoleMount(s, live.supervisor)];
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import type { Pipeline } from '../../pipelines/types.js';
 import { livePipelines } from '../../pipelines/index.js';
 import { openRecord } from '../../pipelines/live/ending.js';
@@ -43,6 +43,12 @@ export class Supervisor {
   private slots = 0;
   private draining = false;
   private readonly live = new Set<SessionActor>();
+  private readonly openedOut = new Subject<SessionActor>();
+  /**
+   * Every session as it opens, before its graph runs, so a subscriber to its `events$` sees them all
+   * (the operator console's tap). Observers must not throw or block.
+   */
+  readonly opened$: Observable<SessionActor> = this.openedOut.asObservable();
 
   constructor(
     private readonly services: Services,
@@ -73,6 +79,11 @@ export class Supervisor {
 
   get liveCount(): number {
     return this.live.size;
+  }
+
+  /** The sessions running now. */
+  liveSessions(): readonly SessionActor[] {
+    return [...this.live];
   }
 
   get isDraining(): boolean {
@@ -109,6 +120,7 @@ export class Supervisor {
       ...(this.opts.webhookTls ? { webhookTls: this.opts.webhookTls } : {}),
     });
     this.live.add(actor);
+    this.openedOut.next(actor);
     void actor.settled.finally(() => {
       this.live.delete(actor);
       reservation.release();

@@ -1,5 +1,6 @@
 import type { Services } from '../../services.js';
 import type { Route } from '../types.js';
+import { consoleRoutes } from './console.js';
 import { discoveryRoutes } from './discovery.js';
 import { domainRoutes } from './domains.js';
 import { numbersRoutes } from './numbers.js';
@@ -12,5 +13,5 @@ import { vendorXmlRoutes } from './vendor-xml.js';
  * Add an area with one line.
  */
 export function allRoutes(s: Services): Route[] {
-  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s), ...domainRoutes(s), ...scanRoutes(s), ...numbersRoutes(s)];
+  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s), ...domainRoutes(s), ...scanRoutes(s), ...numbersRoutes(s), ...consoleRoutes(s)];
 }

@@ -1,0 +1,21 @@
+/** An HTTP error answer (or a refused socket upgrade): its status and the service's message. */
+export class VoiceApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(`${status}: ${message}`);
+    this.name = 'VoiceApiError';
+  }
+}
+
+/** The `message` of an error body, or the raw text when the body is not the service's JSON shape. */
+export function errorMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // not JSON: fall through to the text
+  }
+  return body.slice(0, 200) || 'no message';
+}
