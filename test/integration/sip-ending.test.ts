@@ -1,13 +1,28 @@
 import { expect } from 'chai';
+import net from 'node:net';
 import { hashKey } from '../../src/server/auth.js';
 import { Supervisor } from '../../src/session/supervisor.js';
-import type { SipRequest, SipResponse } from '../../src/transport/sip/message.js';
+import {
+  responseTo,
+  serialize,
+  StreamFramer,
+  type SipRequest,
+  type SipResponse,
+} from '../../src/transport/sip/message.js';
 import { SipServer, type SipServerOptions } from '../../src/transport/sip/uas.js';
 import { createHoneypotPipeline } from '../../pipelines/honeypot.js';
 import { RequestLimits } from '../../src/server/rate-limit.js';
 import { startSipHarness, until, type SipHarness } from '../fixtures/sipp/harness.js';
-import { answerMedia, newIds, offerSdp, request, RtpPeer, SipPeer, type DialogIds } from '../fixtures/sipp/peer.js';
-import { serialize, responseTo } from '../../src/transport/sip/message.js';
+import {
+  answerMedia,
+  newIds,
+  offerSdp,
+  PEER_HOST,
+  request,
+  RtpPeer,
+  SipPeer,
+  type DialogIds,
+} from '../fixtures/sipp/peer.js';
 
 /** Refusals before a session exists, and the honeypot ending calls with its own BYE. */
 describe('sip honeypot: refusals and calls the honeypot ends', function () {
@@ -220,5 +235,45 @@ describe('sip honeypot: refusals and calls the honeypot ends', function () {
     expect(statuses).to.deep.equal([200, 200, 200, 503, 503]);
     const limited = peer.received.find((r) => (r.message as SipResponse).status === 503)!.message;
     expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0);
+  });
+  it('over TCP, when the caller’s connection is gone, the BYE opens a new one to its Contact', async () => {
+    const s = await server({ rtpTimeoutMs: 800 });
+    const byes: SipRequest[] = [];
+    const listener = net.createServer((sock) => {
+      const framer = new StreamFramer();
+      sock.on('data', (d: Buffer) => {
+        for (const m of framer.push(d)) {
+          if (m.type === 'request' && m.method === 'BYE') {
+            byes.push(m);
+            sock.write(serialize(responseTo(m, 200)));
+          }
+        }
+      });
+    });
+    await new Promise<void>((r) => listener.listen(0, PEER_HOST, () => r()));
+    closers.push(listener);
+    const contactPort = (listener.address() as net.AddressInfo).port;
+    const peer = await SipPeer.tcp({ host: '127.0.0.1', port: s.port });
+    const ids = newIds();
+    const contact = `sip:caller@${PEER_HOST}:${contactPort};transport=tcp`;
+    peer.send(
+      request({
+        method: 'INVITE',
+        uri: `sip:honeypot@127.0.0.1:${s.port}`,
+        ids,
+        peer,
+        contact,
+        headers: { 'X-Service-Key': h.server.key, 'X-Report': 'false' },
+        body: offerSdp(40030),
+      }),
+    );
+    const ok = await peer.response(200, 'INVITE');
+    peer.send(request({ method: 'ACK', uri: contact, ids: { ...ids, branch: 'z9hG4bKack5' }, peer, toTag: tagOf(ok) }));
+    await new Promise((r) => setTimeout(r, 100));
+    peer.close();
+    await until(() => byes.length > 0, 5000, 'BYE on a new connection');
+    expect(byes[0]!.uri).to.equal(contact);
+    expect(byes[0]!.headers.get('via')).to.match(/^SIP\/2\.0\/TCP /);
+    await ended(ids.callId);
   });
 });

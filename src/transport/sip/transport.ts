@@ -144,6 +144,13 @@ export class SipTransport {
     this.track(socket);
   }
 
+  /** True when the flow is UDP or its TCP connection is still open. */
+  isOpen(flow: Flow): boolean {
+    if (flow.protocol === 'UDP') return true;
+    const c = this.conns.get(flowId(flow));
+    return c !== undefined && !c.destroyed;
+  }
+
   /** Sends on the flow: the UDP socket, or the open TCP connection (opened anew when it closed). */
   send(flow: Flow, message: SipMessage): void {
     const bytes = serialize(message);

@@ -4,6 +4,7 @@
  * handed to a persona or redirected, by the caller's complaint status and the domain's settings.
  * Every answered call is one honeypot session (protocol `sip`) fed by the call's RTP.
  */
+import net from 'node:net';
 import os from 'node:os';
 import { parseUri } from 'sip';
 import { LIVE_PROFILES } from '../../../pipelines/live/profile.js';
@@ -453,8 +454,19 @@ export class SipServer {
 
   private async bye(call: Call): Promise<void> {
     const via = `SIP/2.0/${call.flow.protocol} ${this.viaHost()};rport`;
-    const res = await this.layer.request(call.flow, call.bye(via));
+    const res = await this.layer.request(this.byeFlow(call), call.bye(via));
     this.log.info({ callId: call.callId, status: res?.status ?? 'timeout' }, 'BYE sent');
+  }
+
+  /**
+   * Where our BYE goes: back along the INVITE's flow; over TCP, when that connection is gone, a new
+   * one to the caller's Contact (an address; names are not resolved here).
+   */
+  private byeFlow(call: Call): Flow {
+    if (this.transport.isOpen(call.flow)) return call.flow;
+    const contact = parseUri(call.remoteTarget);
+    if (!contact || net.isIP(contact.host) === 0) return call.flow;
+    return { protocol: 'TCP', address: contact.host, port: contact.port || 5060 };
   }
 
   private viaHost(): string {
