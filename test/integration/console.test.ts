@@ -85,7 +85,7 @@ describe('operator console (headless Chromium)', function () {
 
     for (const line of ESCALATING_SCAM_CALL.slice(1)) call.sendText(line);
     await call.waitFor('verdict');
-    await page.waitForFunction(() => document.querySelector('#detail .level')?.textContent === 'scam');
+    await page.waitForFunction("document.querySelector('#detail .level')?.textContent === 'scam'");
     const live = await page.$$eval('#detail .timeline circle.point', (cs) => cs.map((c) => Number(c.getAttribute('data-score'))));
     expect(live.length).to.be.at.least(2);
     expect(live.at(-1)!).to.be.greaterThan(first);
@@ -93,7 +93,7 @@ describe('operator console (headless Chromium)', function () {
     expect(await page.getAttribute('#detail .session', 'data-live')).to.equal('true');
 
     const ended = await call.finish();
-    await page.waitForFunction(() => document.querySelector('#detail .session')?.getAttribute('data-live') === 'false');
+    await page.waitForSelector('#detail .session[data-live="false"]');
     expect(await page.textContent('#detail .filing')).to.equal(`filed: ${ended.reported_numbers} number(s)`);
     expect(await page.textContent('#detail .intel')).to.contain('+18665550142');
     expect(await page.$$eval('#detail .tactics span', (ts) => ts.map((t) => t.textContent))).to.include.members(
