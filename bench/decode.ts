@@ -46,7 +46,8 @@ function callAudio(rate: number, seconds: number): Int16Array {
 async function chainThroughput(encoding: AudioEncoding, rate: number, withSegment: boolean): Promise<number> {
   const seconds = 600;
   const pcm = callAudio(rate, seconds);
-  const bytes = encoding === 'mulaw' ? encodeMulaw(pcm) : encoding === 'alaw' ? encodeAlaw(pcm) : new Uint8Array(pcm16ToBytes(pcm));
+  const bytes =
+    encoding === 'mulaw' ? encodeMulaw(pcm) : encoding === 'alaw' ? encodeAlaw(pcm) : new Uint8Array(pcm16ToBytes(pcm));
   const frameBytes = ((encoding === 'pcm16' ? 2 : 1) * rate) / 50;
   const frames = chunked(bytes, frameBytes);
   const stages: OperatorFunction<Int16Array, Int16Array>[] = [resample(rate, 16000)];
@@ -76,7 +77,11 @@ async function recogniser(): Promise<{ audioSeconds: number; cpu: number; wall: 
   if (!install || !espeakAvailable) return null;
   const speech = synthesise(SCAM_SENTENCE);
   const narrow = concat(resampleAll(speech.samples, speech.sampleRate, 8000), silence(8000, 0.5));
-  const frames: AudioFrame[] = chunked(encodeMulaw(narrow), 160).map((data) => ({ kind: 'audio', track: 'inbound', data }));
+  const frames: AudioFrame[] = chunked(encodeMulaw(narrow), 160).map((data) => ({
+    kind: 'audio',
+    track: 'inbound',
+    data,
+  }));
   const stt = createSphinx(install, createLogger('silent'));
   const c0 = childCpuSeconds();
   const w0 = Date.now();
@@ -87,7 +92,12 @@ async function recogniser(): Promise<{ audioSeconds: number; cpu: number; wall: 
       toArray(),
     ),
   );
-  return { audioSeconds: narrow.length / 8000, cpu: childCpuSeconds() - c0, wall: (Date.now() - w0) / 1000, text: texts.join(' | ') };
+  return {
+    audioSeconds: narrow.length / 8000,
+    cpu: childCpuSeconds() - c0,
+    wall: (Date.now() - w0) / 1000,
+    text: texts.join(' | '),
+  };
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -106,7 +116,9 @@ async function main(): Promise<void> {
     await chainThroughput(encoding, rate, seg); // warm-up
     const x = await chainThroughput(encoding, rate, seg);
     if (encoding === 'mulaw' && !seg) mulawRate = x;
-    rows.push(`| ${encoding} ${rate / 1000} kHz, 20 ms frames | decode → resample to 16 kHz${seg ? ' → VAD segment' : ''} | ${fmt(x)} |`);
+    rows.push(
+      `| ${encoding} ${rate / 1000} kHz, 20 ms frames | decode → resample to 16 kHz${seg ? ' → VAD segment' : ''} | ${fmt(x)} |`,
+    );
   }
   const a = aliasing();
   const rec = await recogniser();
@@ -122,10 +134,10 @@ async function main(): Promise<void> {
     '|---|---|---|',
     ...rows,
     '',
-    `Resampler (Speex with WASM SIMD; quality 7 down, 10 up): a 1 kHz tone passes 16 → 8 kHz at ${a.passDb.toFixed(2)} dB; a 7 kHz tone, which plain sample dropping folds onto 1 kHz at full strength, comes out ${Number.isFinite(a.aliasDb) ? `${a.aliasDb.toFixed(1)} dB down` : 'as exact silence (below the 16-bit floor, more than 90 dB down)'}; lifting 8 → 16 kHz leaves the 7 kHz image ${Number.isFinite(a.imageDb) ? `${a.imageDb.toFixed(1)} dB down` : 'below the 16-bit floor'}.`,
+    `Resampler (Speex with WASM SIMD; quality 7 down, 10 up): a 1 kHz tone passes 16 → 8 kHz at ${Math.abs(a.passDb) < 0.005 ? '0.00' : a.passDb.toFixed(2)} dB; a 7 kHz tone, which plain sample dropping folds onto 1 kHz at full strength, comes out ${Number.isFinite(a.aliasDb) ? `${a.aliasDb.toFixed(1)} dB down` : 'as exact silence (below the 16-bit floor, more than 90 dB down)'}; lifting 8 → 16 kHz leaves the 7 kHz image ${Number.isFinite(a.imageDb) ? `${a.imageDb.toFixed(1)} dB down` : 'below the 16-bit floor'}.`,
     '',
     rec
-      ? `Recogniser (PocketSphinx en-us, one child process per track, telephone-band tuning): a ${rec.audioSeconds.toFixed(1)} s synthesised scam call sent as mu-law 8 kHz 20 ms frames took ${rec.cpu.toFixed(2)} s of recogniser CPU: **real-time factor ${(rec.cpu / rec.audioSeconds).toFixed(2)}** (CPU s per audio s; ${(rec.wall / rec.audioSeconds).toFixed(2)} in wall time on the shared machine). At that rate one core keeps up with ${(rec.audioSeconds / rec.cpu).toFixed(1)} continuously talking tracks (real calls pause, and a track's silence is cheaper); the process cap defaults to 2 per CPU. the decoder chain costs ${((100 / mulawRate) / (rec.cpu / rec.audioSeconds)).toFixed(2)} % of what the recogniser does. Heard: “${rec.text}”.`
+      ? `Recogniser (PocketSphinx en-us, one child process per track, telephone-band tuning): a ${rec.audioSeconds.toFixed(1)} s synthesised scam call sent as mu-law 8 kHz 20 ms frames took ${rec.cpu.toFixed(2)} s of recogniser CPU: **real-time factor ${(rec.cpu / rec.audioSeconds).toFixed(2)}** (CPU s per audio s; ${(rec.wall / rec.audioSeconds).toFixed(2)} in wall time on the shared machine). At that rate one core keeps up with ${(rec.audioSeconds / rec.cpu).toFixed(1)} continuously talking tracks (real calls pause, and a track's silence is cheaper); the process cap defaults to 2 per CPU. The decoder chain costs ${(100 / mulawRate / (rec.cpu / rec.audioSeconds)).toFixed(2)} % of what the recogniser does. Heard: “${rec.text}”.`
       : 'Recogniser: PocketSphinx or eSpeak NG is not installed here; not measured.',
     '',
     'Reproduce: `npx tsx bench/decode.ts --write`.',

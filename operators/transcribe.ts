@@ -17,8 +17,8 @@ export function transcribe(stt: SpeechToText, opts: TranscribeOptions = {}): Ope
   const sttOpts: SttOptions = { sampleRate: stt.sampleRate };
   if (opts.language) sttOpts.language = opts.language;
   if (opts.sourceRate) sttOpts.sourceRate = opts.sourceRate;
-  const written = map(
-    (r: SttResult): SttResult => (r.final ? { ...r, text: spokenNumbersToDigits(r.text, opts.language) } : r),
+  const written = map((r: SttResult): SttResult =>
+    r.final ? { ...r, text: spokenNumbersToDigits(r.text, opts.language) } : r,
   );
   return (pcm$) =>
     stt.wantsSegments

@@ -16,7 +16,8 @@ export function sniffContainer(bytes: Uint8Array): Container | null {
   if (at(bytes, 0, 'fLaC')) return 'flac';
   if (at(bytes, 0, '#!AMR')) return 'amr';
   if (at(bytes, 0, 'FORM') && (at(bytes, 8, 'AIFF') || at(bytes, 8, 'AIFC'))) return 'aiff';
-  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return 'webm';
+  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3)
+    return 'webm';
   if (bytes.length >= 2 && bytes[0] === 0xff) {
     const b = bytes[1]!;
     if ((b & 0xf6) === 0xf0) return 'aac'; // ADTS: sync 12 bits, layer 00

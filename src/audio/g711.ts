@@ -27,7 +27,11 @@ export const MULAW_TO_PCM: Readonly<Int16Array> = table(mulawToLinear);
 export const ALAW_TO_PCM: Readonly<Int16Array> = table(alawToLinear);
 
 /** Decodes G.711 bytes into `out` (which must hold `bytes.length` samples); returns `out`. */
-export function decodeG711(bytes: Uint8Array, lookup: Readonly<Int16Array>, out: Int16Array = new Int16Array(bytes.length)): Int16Array {
+export function decodeG711(
+  bytes: Uint8Array,
+  lookup: Readonly<Int16Array>,
+  out: Int16Array = new Int16Array(bytes.length),
+): Int16Array {
   for (let i = 0; i < bytes.length; i++) out[i] = lookup[bytes[i]!]!;
   return out;
 }

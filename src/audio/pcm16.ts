@@ -13,7 +13,7 @@ export class Pcm16Reader {
     let start = 0;
     let head: number | undefined;
     if (this.carry >= 0 && bytes.length > 0) {
-      head = ((bytes[0]! << 8) | this.carry) << 16 >> 16;
+      head = (((bytes[0]! << 8) | this.carry) << 16) >> 16;
       this.carry = -1;
       start = 1;
     }
@@ -28,7 +28,7 @@ export class Pcm16Reader {
     const out = new Int16Array(pairs + (head === undefined ? 0 : 1));
     let o = 0;
     if (head !== undefined) out[o++] = head;
-    for (let i = 0; i < body.length; i += 2) out[o++] = ((body[i + 1]! << 8) | body[i]!) << 16 >> 16;
+    for (let i = 0; i < body.length; i += 2) out[o++] = (((body[i + 1]! << 8) | body[i]!) << 16) >> 16;
     return out;
   }
 

@@ -67,7 +67,14 @@ class SpeexResampler implements Resampler {
     while (consumed < input.length) {
       speex.HEAPU32[lenPtr >> 2] = input.length - consumed;
       speex.HEAPU32[(lenPtr >> 2) + 1] = capacity - produced;
-      const rc = speex._speex_resampler_process_int(this.state, 0, inPtr + consumed * 2, lenPtr, outPtr + produced * 2, lenPtr + 4);
+      const rc = speex._speex_resampler_process_int(
+        this.state,
+        0,
+        inPtr + consumed * 2,
+        lenPtr,
+        outPtr + produced * 2,
+        lenPtr + 4,
+      );
       if (rc !== 0) throw new Error(`audio: resampler error ${rc}`);
       const took = speex.HEAPU32[lenPtr >> 2]!;
       const gave = speex.HEAPU32[(lenPtr >> 2) + 1]!;
@@ -105,7 +112,11 @@ class Passthrough implements Resampler {
   destroy(): void {}
 }
 
-export function createResampler(from: number, to: number, quality = from < to ? UPSAMPLE_QUALITY : DOWNSAMPLE_QUALITY): Resampler {
+export function createResampler(
+  from: number,
+  to: number,
+  quality = from < to ? UPSAMPLE_QUALITY : DOWNSAMPLE_QUALITY,
+): Resampler {
   if (!Number.isInteger(from) || !Number.isInteger(to) || from <= 0 || to <= 0) {
     throw new RangeError(`audio: invalid rates ${from} → ${to}`);
   }

@@ -118,14 +118,16 @@ async function readWav(bytes: Buffer, field: string, signal?: AbortSignal): Prom
 
 async function readContainer(bytes: Buffer, field: string, signal?: AbortSignal): Promise<LoadedAudio> {
   const container = sniffContainer(bytes);
-  if (!container) throw new HttpError(400, `${field}: not a WAV file or a recognised audio format (MP3, OGG, M4A, FLAC, WebM)`);
+  if (!container)
+    throw new HttpError(400, `${field}: not a WAV file or a recognised audio format (MP3, OGG, M4A, FLAC, WebM)`);
   try {
     const d = await decodeWithFfmpeg(bytes, signal);
     if (d.samples.length === 0) throw new HttpError(400, `${field}: the ${container} recording holds no audio`);
     return { ...loaded(d.samples, d.sampleRate), sourceRate: d.sourceRate ?? d.sampleRate };
   } catch (e) {
     if (e instanceof FfmpegError) {
-      if (/not available/.test(e.message)) throw new HttpError(502, `${field}: cannot decode ${container} here (no ffmpeg)`);
+      if (/not available/.test(e.message))
+        throw new HttpError(502, `${field}: cannot decode ${container} here (no ffmpeg)`);
       throw new HttpError(400, `${field}: unreadable ${container} recording (${e.message})`);
     }
     throw e;

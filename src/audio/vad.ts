@@ -20,7 +20,8 @@ export class VoiceActivityDetector {
   private readonly frame = new HeapBlock(fvad);
 
   constructor(sampleRate: number, mode: VadMode = 2) {
-    if (!VAD_RATES.includes(sampleRate)) throw new RangeError(`audio: the VAD runs at ${VAD_RATES.join(', ')} Hz, not ${sampleRate}`);
+    if (!VAD_RATES.includes(sampleRate))
+      throw new RangeError(`audio: the VAD runs at ${VAD_RATES.join(', ')} Hz, not ${sampleRate}`);
     this.handle = fvad._fvad_new();
     if (!this.handle) throw new Error('audio: cannot create a VAD instance');
     if (fvad._fvad_set_sample_rate(this.handle, sampleRate) !== 0 || fvad._fvad_set_mode(this.handle, mode) !== 0) {

@@ -52,7 +52,9 @@ describe('AWS Transcribe Streaming provider (real SDK against a local HTTP/2 eve
     expect(s.headers['x-amzn-transcribe-language-code']).to.equal('en-US');
     expect(s.headers['x-amzn-transcribe-sample-rate']).to.equal('16000');
     expect(s.headers['x-amzn-transcribe-media-encoding']).to.equal('pcm');
-    expect(String(s.headers.authorization)).to.match(/^AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST\/\d+\/us-east-1\/transcribe\//);
+    expect(String(s.headers.authorization)).to.match(
+      /^AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST\/\d+\/us-east-1\/transcribe\//,
+    );
     expect(s.ended).to.equal(true);
     expect(s.audio.length).to.equal(RATE * 1.5 * 2);
     // Queued audio goes in chunks of up to 400 ms rather than one message per 20 ms frame.
@@ -72,7 +74,15 @@ describe('AWS Transcribe Streaming provider (real SDK against a local HTTP/2 eve
 
   it('reconnects after a service failure and sends again exactly the audio not yet finalised', async () => {
     const results = await transcribe(
-      [{ kind: 'exception', type: 'InternalFailureException', message: 'try again', finalAtBytes: RATE, afterBytes: RATE * 2 }],
+      [
+        {
+          kind: 'exception',
+          type: 'InternalFailureException',
+          message: 'try again',
+          finalAtBytes: RATE,
+          afterBytes: RATE * 2,
+        },
+      ],
       tone(1000, RATE, 2),
       'en-US',
     );
@@ -87,7 +97,9 @@ describe('AWS Transcribe Streaming provider (real SDK against a local HTTP/2 eve
   it('reconnects when the connection drops mid-call (HTTP/2 stream reset)', async () => {
     const results = await transcribe([{ kind: 'reset', afterBytes: RATE }], tone(300, RATE, 1.5), 'en-US', {}, true);
     expect(server.streams.length).to.equal(2);
-    expect(results.filter((r) => r.final).map((r) => r.text)).to.deep.equal(['stream 1 heard 1.5 seconds of 300 hertz']);
+    expect(results.filter((r) => r.final).map((r) => r.text)).to.deep.equal([
+      'stream 1 heard 1.5 seconds of 300 hertz',
+    ]);
   });
 
   it('carries a long track over to a new stream before the per-stream limit', async () => {
@@ -102,7 +114,11 @@ describe('AWS Transcribe Streaming provider (real SDK against a local HTTP/2 eve
 
   it('fails the track with a ProviderError on a refusal, without retrying', async () => {
     try {
-      await transcribe([{ kind: 'exception', type: 'BadRequestException', message: 'Unsupported language' }], tone(440, RATE, 0.5), 'en-US');
+      await transcribe(
+        [{ kind: 'exception', type: 'BadRequestException', message: 'Unsupported language' }],
+        tone(440, RATE, 0.5),
+        'en-US',
+      );
       expect.fail('should fail');
     } catch (e) {
       expect(e).to.be.instanceOf(ProviderError);
@@ -113,7 +129,12 @@ describe('AWS Transcribe Streaming provider (real SDK against a local HTTP/2 eve
   });
 
   it('gives up after repeated transient failures', async () => {
-    const fail: Scenario = { kind: 'exception', type: 'ServiceUnavailableException', message: 'busy', afterBytes: 3200 };
+    const fail: Scenario = {
+      kind: 'exception',
+      type: 'ServiceUnavailableException',
+      message: 'busy',
+      afterBytes: 3200,
+    };
     try {
       await transcribe([fail, fail, fail], tone(440, RATE, 2), 'en-US', { maxReconnects: 2 });
       expect.fail('should fail');

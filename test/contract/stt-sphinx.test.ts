@@ -27,7 +27,11 @@ async function waitUntil(condition: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 const install = detectSphinx();
-const reason = !install ? 'PocketSphinx (pocketsphinx + pocketsphinx-en-us) is not installed' : !espeakAvailable ? 'espeak-ng is not installed' : '';
+const reason = !install
+  ? 'PocketSphinx (pocketsphinx + pocketsphinx-en-us) is not installed'
+  : !espeakAvailable
+    ? 'espeak-ng is not installed'
+    : '';
 
 /** A call as a telephony vendor sends it: 8 kHz G.711, 20 ms frames. */
 function callFrames(encode: (pcm: Int16Array) => Uint8Array, text: string): AudioFrame[] {
@@ -62,7 +66,10 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     expect(stt).to.include({ id: 'sphinx:en-us', sampleRate: 16000, wantsSegments: false });
     expect(await createSpeechToText(loadConfig({ VOICE_STT: 'none' }), log)).to.equal(null);
     expect(await createSpeechToText(loadConfig({ VOICE_STT: 'whisper' }), log)).to.equal(null); // no URL
-    expect((await createSpeechToText(loadConfig({ VOICE_STT: 'whisper', VOICE_WHISPER_URL: 'http://127.0.0.1:9/v1' }), log))?.id).to.equal('whisper:whisper-1');
+    expect(
+      (await createSpeechToText(loadConfig({ VOICE_STT: 'whisper', VOICE_WHISPER_URL: 'http://127.0.0.1:9/v1' }), log))
+        ?.id,
+    ).to.equal('whisper:whisper-1');
     expect((await createSpeechToText(loadConfig({ VOICE_STT: 'aws' }), log))?.id).to.equal('aws:transcribe-streaming');
     expect(detectSphinx({ PATH: '/nonexistent' })).to.equal(null);
   });
@@ -88,7 +95,9 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     symlinkSync(install!.hmm, hmm);
     const running = (): boolean => spawnSync('pgrep', ['-f', hmm]).status === 0;
     const audio$ = new Subject<Int16Array>();
-    const sub = createSphinx({ ...install!, hmm }, log).transcribe(audio$, { sampleRate: 16000 }).subscribe();
+    const sub = createSphinx({ ...install!, hmm }, log)
+      .transcribe(audio$, { sampleRate: 16000 })
+      .subscribe();
     audio$.next(new Int16Array(3200));
     await waitUntil(running);
     sub.unsubscribe();
@@ -109,7 +118,10 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     first.unsubscribe();
     await waitUntil(() => {
       let refused = false;
-      stt.transcribe(from([] as Int16Array[]), { sampleRate: 16000 }).subscribe({ error: () => (refused = true) }).unsubscribe();
+      stt
+        .transcribe(from([] as Int16Array[]), { sampleRate: 16000 })
+        .subscribe({ error: () => (refused = true) })
+        .unsubscribe();
       return !refused;
     });
   });

@@ -19,25 +19,37 @@ describe('OpenAI-style transcription provider (local /v1/audio/transcriptions se
     const stt = createWhisper({ url: server.url, apiKey: 'sk-local' });
     expect(stt).to.include({ id: 'whisper:whisper-1', sampleRate: 16000, wantsSegments: true });
     const utterances = [tone(440, 16000, 1.2), tone(1000, 16000, 0.6)];
-    const results = await lastValueFrom(stt.transcribe(from(utterances), { sampleRate: 16000, language: 'en-US' }).pipe(toArray()));
+    const results = await lastValueFrom(
+      stt.transcribe(from(utterances), { sampleRate: 16000, language: 'en-US' }).pipe(toArray()),
+    );
     expect(results).to.deep.equal([
       { text: 'heard 1.2 seconds of 440 hertz', final: true },
       { text: 'heard 0.6 seconds of 1000 hertz', final: true },
     ]);
     const r = server.requests[0]!;
     expect(r.fields).to.deep.equal({ model: 'whisper-1', language: 'en', response_format: 'json' });
-    expect(r).to.include({ filename: 'utterance.wav', contentType: 'audio/wav', sampleRate: 16000, authorization: 'Bearer sk-local' });
+    expect(r).to.include({
+      filename: 'utterance.wav',
+      contentType: 'audio/wav',
+      sampleRate: 16000,
+      authorization: 'Bearer sk-local',
+    });
   });
 
   it('is fed by the segmenter: mu-law 8 kHz frames → decode → resample → one request per utterance', async () => {
     const stt = createWhisper({ url: server.url });
     // Two bursts of a 300 Hz voiced sound (the VAD takes a low hum for voice) with a pause between.
     const call = concat(tone(300, 8000, 1, 8000), silence(8000, 1.2), tone(300, 8000, 0.8, 8000), silence(8000, 1));
-    const frames: AudioFrame[] = chunked(encodeMulaw(call), 160).map((data) => ({ kind: 'audio', track: 'inbound', data }));
+    const frames: AudioFrame[] = chunked(encodeMulaw(call), 160).map((data) => ({
+      kind: 'audio',
+      track: 'inbound',
+      data,
+    }));
     const results = await lastValueFrom(
-      transcribeAudio(from(frames), { encoding: 'mulaw', sampleRate: 8000 }, stt, { track: 'inbound', segmenter: { mode: 0 } }).pipe(
-        toArray(),
-      ),
+      transcribeAudio(from(frames), { encoding: 'mulaw', sampleRate: 8000 }, stt, {
+        track: 'inbound',
+        segmenter: { mode: 0 },
+      }).pipe(toArray()),
     );
     expect(server.requests).to.have.length(2);
     expect(results.map((r) => r.text)).to.have.length(2);
@@ -48,7 +60,9 @@ describe('OpenAI-style transcription provider (local /v1/audio/transcriptions se
   it('retries a 5xx once, then succeeds', async () => {
     server.failures.push(503);
     const stt = createWhisper({ url: server.url });
-    const results = await lastValueFrom(stt.transcribe(from([tone(440, 16000, 0.5)]), { sampleRate: 16000 }).pipe(toArray()));
+    const results = await lastValueFrom(
+      stt.transcribe(from([tone(440, 16000, 0.5)]), { sampleRate: 16000 }).pipe(toArray()),
+    );
     expect(results.map((r) => r.text)).to.deep.equal(['heard 0.5 seconds of 440 hertz']);
     expect(server.requests).to.have.length(2);
     expect(server.requests[0]!.fields).to.not.have.property('language');

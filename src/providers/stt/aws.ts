@@ -57,7 +57,9 @@ function toProviderError(id: string, err: unknown): ProviderError {
   const name = e.name ?? 'Error';
   const status = e.$metadata?.httpStatusCode;
   const retryable =
-    TRANSIENT.has(name) || (status !== undefined && status >= 500) || TRANSIENT_CODES.test(`${e.code ?? ''} ${e.message ?? ''}`);
+    TRANSIENT.has(name) ||
+    (status !== undefined && status >= 500) ||
+    TRANSIENT_CODES.test(`${e.code ?? ''} ${e.message ?? ''}`);
   return new ProviderError(id, `${name}: ${e.message ?? 'transcription failed'}`, retryable);
 }
 
@@ -141,9 +143,12 @@ export function createAwsTranscribe(log: Logger, options: AwsTranscribeOptions =
             streams += 1;
             const stream: StreamState = { full: false, drained: false, sent: 0, unconfirmed: [] };
             try {
-              const response = await client.send(new StartStreamTranscriptionCommand(requestFor(opts, audioFor(stream))), {
-                abortSignal: abort.signal,
-              });
+              const response = await client.send(
+                new StartStreamTranscriptionCommand(requestFor(opts, audioFor(stream))),
+                {
+                  abortSignal: abort.signal,
+                },
+              );
               for await (const event of response.TranscriptResultStream ?? ([] as TranscriptResultStream[])) {
                 if (stopped) return;
                 if (!event.TranscriptEvent) {
@@ -160,7 +165,10 @@ export function createAwsTranscribe(log: Logger, options: AwsTranscribeOptions =
               }
               if (stream.drained) break;
               // A dropped connection can look like a clean end: the audio was not all taken.
-              if (!stream.full) throw Object.assign(new Error('the service ended the stream early'), { name: 'ServiceUnavailableException' });
+              if (!stream.full)
+                throw Object.assign(new Error('the service ended the stream early'), {
+                  name: 'ServiceUnavailableException',
+                });
               log.debug({ stt: id, streams }, 'transcribe: stream full, continuing on a new stream');
             } catch (err) {
               if (stopped) return;

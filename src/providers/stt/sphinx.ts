@@ -104,7 +104,8 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
         }
         const args = ['-infile', '/dev/stdin', '-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict];
         args.push('-samprate', String(opts.sampleRate));
-        if (opts.sourceRate !== undefined && opts.sourceRate <= NARROWBAND_MAX_RATE) args.push('-featparams', telephoneParams);
+        if (opts.sourceRate !== undefined && opts.sourceRate <= NARROWBAND_MAX_RATE)
+          args.push('-featparams', telephoneParams);
         // The recogniser opens its input by name, and a socket (what Node gives a child as stdin) cannot be
         // opened by name: `cat` turns it into a real pipe. Own process group, so teardown ends both.
         const child = spawn('/bin/sh', ['-c', 'cat | "$0" "$@"', install.binary, ...args], {
@@ -160,7 +161,11 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
             out.complete();
             return;
           }
-          const why = stderrTail.split('\n').filter((l) => /ERROR|FATAL/.test(l)).slice(-1)[0] ?? `exit ${code ?? sig}`;
+          const why =
+            stderrTail
+              .split('\n')
+              .filter((l) => /ERROR|FATAL/.test(l))
+              .slice(-1)[0] ?? `exit ${code ?? sig}`;
           fail(`recogniser failed: ${why.trim()}`);
         });
 

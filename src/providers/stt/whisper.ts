@@ -58,7 +58,11 @@ export function createWhisper(options: WhisperOptions): SpeechToText {
           if (typeof text !== 'string') throw new ProviderError(id, 'the transcription server answered without "text"');
           return text;
         }
-        failure = new ProviderError(id, `HTTP ${res.status}: ${body.slice(0, 200)}`, res.status >= 500 || res.status === 429);
+        failure = new ProviderError(
+          id,
+          `HTTP ${res.status}: ${body.slice(0, 200)}`,
+          res.status >= 500 || res.status === 429,
+        );
       } catch (err) {
         if (err instanceof ProviderError) throw err;
         if (signal.aborted) throw err;

@@ -3,12 +3,16 @@ import { spokenNumbersToDigits } from '../../../src/audio/spoken-numbers.js';
 
 describe('audio/spoken-numbers', () => {
   it('writes spoken digits as digits, "oh" included', () => {
-    expect(spokenNumbersToDigits('call us back at two oh two five five five one two three four')).to.equal('call us back at 2025551234');
+    expect(spokenNumbersToDigits('call us back at two oh two five five five one two three four')).to.equal(
+      'call us back at 2025551234',
+    );
     expect(spokenNumbersToDigits('you owe five hundred dollars', 'en-US')).to.equal('you owe 500 dollars');
   });
 
   it('leaves ordinary words alone', () => {
-    expect(spokenNumbersToDigits('oh I went to the bank for one thing')).to.equal('oh I went to the bank for one thing');
+    expect(spokenNumbersToDigits('oh I went to the bank for one thing')).to.equal(
+      'oh I went to the bank for one thing',
+    );
   });
 
   it('leaves other languages as recognised', () => {

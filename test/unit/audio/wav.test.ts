@@ -90,7 +90,10 @@ describe('audio/wav', () => {
   });
 
   it('refuses truncated files and lying headers', () => {
-    expectWavError(wav(le16(1, 2), { dataSize: 4000 }), /truncated: the header declares 4000 bytes of audio but 4 are present/);
+    expectWavError(
+      wav(le16(1, 2), { dataSize: 4000 }),
+      /truncated: the header declares 4000 bytes of audio but 4 are present/,
+    );
     expectWavError(wav(le16(1, 2)).subarray(0, 30), /truncated fmt chunk/);
     expectWavError(wav(le16(1, 2), { blockAlign: 4 }), /inconsistent header/);
     expectWavError(wav(le16(1, 2), { channels: 0 }), /channel count/);

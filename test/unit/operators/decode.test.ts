@@ -36,10 +36,16 @@ describe('operators/decode', () => {
   });
 
   it('passes completion and errors through in order (marbles)', () => {
-    new TestScheduler((a, b) => expect(a).to.deep.equal(b)).run(({ cold, expectObservable }) => {
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    }).run(({ cold, expectObservable }) => {
       const frames = { a: new Uint8Array([0xff]), e: new Uint8Array(0), b: new Uint8Array([0x80]) };
       const src = cold('a-e-b-#', frames, new Error('socket'));
-      expectObservable(src.pipe(decode('mulaw'))).toBe('a---b-#', { a: Int16Array.from([0]), b: Int16Array.from([32124]) }, new Error('socket'));
+      expectObservable(src.pipe(decode('mulaw'))).toBe(
+        'a---b-#',
+        { a: Int16Array.from([0]), b: Int16Array.from([32124]) },
+        new Error('socket'),
+      );
     });
   });
 });
