@@ -61,6 +61,10 @@ export function callerText(ex: Example): string {
 
 function main(): void {
   const dataDir = process.argv[2] ?? defaultDataDir();
+  if (!fs.existsSync(path.join(dataDir, 'ncsu-robocall-ftc-ppone'))) {
+    console.error(`npm run train: no labelled data in ${dataDir} (pass the data directory as the first argument)`);
+    process.exit(1);
+  }
   const corpus = loadCorpus(dataDir);
   const trainable = corpus.filter((e) => e.trainable);
   const train = trainable.filter((e) => e.split === 'train');
