@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { TranscribeStreamingClient } from '@aws-sdk/client-transcribe-streaming';
 import { concatMap, delay, from, lastValueFrom, of, toArray, type Observable } from 'rxjs';
+import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import { createSpeechToText } from '../../src/providers/stt/index.js';
 import { createAwsTranscribe, IDENTIFY_OPTIONS, type AwsTranscribeOptions } from '../../src/providers/stt/aws.js';
 import { ProviderError } from '../../src/providers/llm/types.js';
 import type { SttResult } from '../../src/providers/stt/types.js';
@@ -59,6 +61,38 @@ describe('AWS Transcribe Streaming provider (real SDK against a local HTTP/2 eve
     expect(s.audio.length).to.equal(RATE * 1.5 * 2);
     // Queued audio goes in chunks of up to 400 ms rather than one message per 20 ms frame.
     expect(s.events).to.be.within(4, 15);
+  });
+
+  it('as selected by VOICE_STT=aws, finds its endpoint and credentials the standard SDK way (environment)', async () => {
+    server = await startTranscribeServer();
+    const names = [
+      'AWS_ENDPOINT_URL_TRANSCRIBE_STREAMING',
+      'AWS_REGION',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+    ] as const;
+    const saved = names.map((n) => process.env[n]);
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_TRANSCRIBE_STREAMING: server.url,
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'AKIDENVTEST',
+      AWS_SECRET_ACCESS_KEY: 'env-secret',
+    });
+    try {
+      const stt = await createSpeechToText(loadConfig({ VOICE_STT: 'aws' }), log);
+      expect(stt?.id).to.equal('aws:transcribe-streaming');
+      const results = await lastValueFrom(
+        stt!.transcribe(from([tone(440, RATE, 0.5)]), { sampleRate: RATE, language: 'en-GB' }).pipe(toArray()),
+      );
+      expect(results.filter((r) => r.final).map((r) => r.text)).to.deep.equal([
+        'stream 0 heard 0.5 seconds of 440 hertz',
+      ]);
+      const h = server.streams[0]!.headers;
+      expect(h['x-amzn-transcribe-language-code']).to.equal('en-GB');
+      expect(String(h.authorization)).to.match(/Credential=AKIDENVTEST\/\d+\/eu-west-1\/transcribe\//);
+    } finally {
+      names.forEach((n, i) => (saved[i] === undefined ? delete process.env[n] : (process.env[n] = saved[i])));
+    }
   });
 
   it('maps a bare language to its region, and asks for identification when there is none', async () => {
