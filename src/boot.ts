@@ -4,12 +4,14 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { PERSONAS } from './honeypot/personas.js';
 import type { Logger } from './log.js';
+import { instrumentProviders } from './observability/instrument.js';
 import { createModelProvider } from './providers/llm/index.js';
 import { createSpeechToText } from './providers/stt/index.js';
 import { createTextToSpeech } from './providers/tts/index.js';
 import { hashKey } from './server/auth.js';
 import type { Services } from './services.js';
 import { openStore } from './store/index.js';
+import { recoverSessions } from './store/journal.js';
 import type { KeyRecord, Store } from './store/types.js';
 
 /** A new API key: 32 random bytes, URL-safe, with a recognisable prefix. */
@@ -65,8 +67,12 @@ export async function ensureDevKey(store: Store, dataDir: string): Promise<{ key
 
 /** Builds everything a node shares: store, bootstrap keys, providers, personas. */
 export async function buildServices(config: Config, log: Logger): Promise<Services> {
-  const store = await openStore(config, log);
+  const opened = await openStore(config, log);
+  let store: Store = opened;
   try {
+    // Session writes go through the node's local journal, so a store outage at session end loses nothing;
+    // what the last run left in the journal is written now, then the sessions it left open are ended.
+    store = await recoverSessions(opened, { dataDir: config.dataDir, nodeId: config.nodeId, log });
     await bootstrapKeys(store, config, log);
     const [llm, stt, tts] = await Promise.all([
       createModelProvider(config, log),
@@ -74,7 +80,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       createTextToSpeech(config, log),
     ]);
     log.info({ llm: llm?.id ?? 'none', stt: stt?.id ?? 'none', tts: tts?.id ?? 'none' }, 'providers ready');
-    return { config, log, store, llm, stt, tts, personas: PERSONAS };
+    return instrumentProviders({ config, log, store, llm, stt, tts, personas: PERSONAS });
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;

@@ -1,6 +1,9 @@
 import type { StoredSession } from '../domain/session.js';
 import type { SessionsPort } from './types.js';
 
+/** What an orphaned record says about itself, since its final analysis never ran. */
+export const INTERRUPTED_SUMMARY = 'The session was interrupted: its node stopped before the call ended.';
+
 /**
  * Ends the sessions this node left `open` (it was killed mid-call and never wrote their final record).
  * Each keeps what was recorded; it is marked `ended`, at its recorded end when there is one, else at `now`.
@@ -20,6 +23,7 @@ export async function closeOrphans(
       state: 'ended',
       ended_at: endedAt,
       duration_seconds: s.duration_seconds ?? (Number.isFinite(elapsed) ? Math.max(0, elapsed) : 0),
+      summary: s.summary ?? INTERRUPTED_SUMMARY,
     };
     await store.sessions.put(rec);
     closed.push(rec);
