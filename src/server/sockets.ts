@@ -13,6 +13,7 @@ import type { Feature } from '../config.js';
 import type { SessionKind } from '../domain/events.js';
 import type { Frame } from '../domain/frames.js';
 import { SocketSink } from '../events/socket-sink.js';
+import { frameProbe } from '../observability/frame-probe.js';
 import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
 import type { SessionActor } from '../session/actor.js';
@@ -265,6 +266,7 @@ function onMessage(
   supervisor: Supervisor,
   services: Services,
 ): void {
+  if (frameProbe.enabled) frameProbe.arrived();
   const conn = ws.getUserData();
   if (conn.phase === 'done') return;
   if (conn.phase === 'waiting') {

@@ -2,10 +2,12 @@
  * Speech-to-text selection by VOICE_STT: `aws` (Transcribe Streaming), `whisper` (an OpenAI-style
  * server at VOICE_WHISPER_URL), `sphinx` (PocketSphinx, embedded), `none`, or `auto` (the default:
  * PocketSphinx when it is installed, otherwise none). Without a recogniser the service runs on text.
+ * `replay` is for benchmarks and tests only: scripted utterances at fixed audio offsets, nothing heard.
  */
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { createAwsTranscribe, type AwsTranscribeOptions } from './aws.js';
+import { createReplay } from './replay.js';
 import { createSphinx, detectSphinx } from './sphinx.js';
 import type { SpeechToText } from './types.js';
 import { createWhisper } from './whisper.js';
@@ -39,12 +41,19 @@ export async function createSpeechToText(
       log.info({ stt: stt.id, url: config.whisperUrl }, 'speech-to-text: OpenAI-style transcription server');
       return stt;
     }
+    case 'replay': {
+      const stt = createReplay();
+      log.warn({ stt: stt.id }, 'speech-to-text: scripted replay (benchmarks and tests only; audio is not heard)');
+      return stt;
+    }
     case 'sphinx':
     case 'auto': {
       const install = detectSphinx();
       if (!install) {
         const level = config.stt === 'sphinx' ? 'error' : 'info';
-        log[level]('PocketSphinx (pocketsphinx, pocketsphinx-en-us) is not installed; audio is not transcribed (text only)');
+        log[level](
+          'PocketSphinx (pocketsphinx, pocketsphinx-en-us) is not installed; audio is not transcribed (text only)',
+        );
         return null;
       }
       const stt = createSphinx(install, log);
