@@ -6,11 +6,14 @@ import { digitizeSpoken, unspeakAddresses } from './spoken.js';
 
 type Acc = { [K in IntelListField]?: string[] };
 
+/** No intel field keeps more than this many values: a call gives away a handful, a text with hundreds is noise. */
+export const MAX_PER_FIELD = 50;
+
 function add(acc: Acc, field: IntelListField, value: string | undefined): void {
   const v = value?.trim();
   if (!v) return;
   const list = (acc[field] ??= []);
-  if (!list.some((x) => x.toLowerCase() === v.toLowerCase())) list.push(v);
+  if (list.length < MAX_PER_FIELD && !list.some((x) => x.toLowerCase() === v.toLowerCase())) list.push(v);
 }
 
 /** Text just before a position, for "is this a case number or a phone number" questions. */
@@ -58,15 +61,17 @@ export function callbackNumbers(digitized: string, region: 'US' = 'US'): string[
 }
 
 // ── e-mail and web addresses ─────────────────────────────────────────────────────────────────
-const EMAIL = /\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
+// Repetitions are bounded so no input makes these regexes backtrack quadratically.
+const EMAIL = /\b[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}\.[A-Za-z]{2,24}\b/g;
 const URL_RE =
-  /\b(?:https?:\/\/[^\s<>"')]+|www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[^\s<>"')]*)?|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63})*\.(?:com|net|org|info|biz|us|co|io|gov|xyz|online|site|support|help|live|app)(?:\/[^\s<>"')]*)?)(?![A-Za-z0-9@-])/g;
+  /\b(?:https?:\/\/[^\s<>"')]+|www\.[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4}(?:\/[^\s<>"')]*)?|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63}){0,4}\.(?:com|net|org|info|biz|us|co|io|gov|xyz|online|site|support|help|live|app)(?:\/[^\s<>"')]*)?)(?![A-Za-z0-9@-])/g;
 
 export function emailsAndUrls(text: string): { emails: string[]; urls: string[] } {
   const t = unspeakAddresses(text);
-  const emails = [...new Set([...t.matchAll(EMAIL)].map((m) => m[0].toLowerCase()))];
+  const emails = [...new Set([...t.matchAll(EMAIL)].map((m) => m[0].toLowerCase()))].slice(0, MAX_PER_FIELD);
   const urls: string[] = [];
   for (const m of t.matchAll(URL_RE)) {
+    if (urls.length >= MAX_PER_FIELD) break;
     const start = m.index ?? 0;
     if (t[start - 1] === '@') continue; // the domain of an e-mail address
     const url = m[0].replace(/[.,;:!?]+$/, '');
@@ -83,6 +88,7 @@ const WALLET =
 export function cryptoWallets(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(WALLET)) {
+    if (out.length >= MAX_PER_FIELD) break;
     const a = m[0];
     const ok = a.startsWith('0x') ? ethereumAddress(a) : /^bc1/i.test(a) ? bech32Bitcoin(a) : base58CheckBitcoin(a);
     if (ok && !out.includes(a)) out.push(a);
@@ -98,6 +104,7 @@ export function financialNumbers(digitized: string): { cards: string[]; banks: s
   const cards: string[] = [];
   const banks: string[] = [];
   for (const m of digitized.matchAll(DIGIT_GROUPS)) {
+    if (cards.length >= MAX_PER_FIELD || banks.length >= MAX_PER_FIELD) break;
     const digits = m[0].replace(/\D/g, '');
     const ctx = before(digitized, m.index ?? 0, 50);
     if (digits.length >= 13 && /^[3-6]/.test(digits) && luhnValid(digits)) {
@@ -142,6 +149,7 @@ const REMOTE_CODE =
 export function remoteCodes(digitized: string): string[] {
   const out: string[] = [];
   for (const m of digitized.matchAll(REMOTE_CODE)) {
+    if (out.length >= MAX_PER_FIELD) break;
     const code = (m[1] ?? '').replace(/\D/g, '');
     if (code.length >= 6 && code.length <= 12 && !out.includes(code)) out.push(code);
   }
@@ -155,6 +163,7 @@ const CASE_NO =
 export function caseNumbers(digitized: string): string[] {
   const out: string[] = [];
   for (const m of digitized.matchAll(CASE_NO)) {
+    if (out.length >= MAX_PER_FIELD) break;
     const v = (m[1] ?? m[2] ?? m[3] ?? '').replace(/-$/, '');
     if (!/\d/.test(v) || v.length < 3) continue;
     if (!out.some((x) => x.toLowerCase() === v.toLowerCase())) out.push(v.toUpperCase());
@@ -193,7 +202,7 @@ const NUM_WORDS: Readonly<Record<string, number>> = {
   ninety: 90,
 };
 const WORD_AMOUNT = new RegExp(
-  String.raw`\b((?:(?:${Object.keys(NUM_WORDS).join('|')}|hundred|thousand|million|and|a)[\s-]+)+)(dollars|bucks)\b`,
+  String.raw`\b((?:(?:${Object.keys(NUM_WORDS).join('|')}|hundred|thousand|million|and|a)[\s-]{1,3}){1,10})(dollars|bucks)\b`,
   'gi',
 );
 
@@ -224,15 +233,22 @@ function wordsToNumber(words: string): number | null {
 }
 
 function money(n: number): string {
-  return `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 2 })}`;
+  const cents = Math.round(n * 100);
+  const whole = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const frac = cents % 100;
+  return frac ? `$${whole}.${String(frac).padStart(2, '0')}` : `$${whole}`;
 }
 
+/** A call names a handful of sums; a text naming hundreds is not a call, and is not worth reading further. */
+const MAX_AMOUNTS = 50;
+
 export function amounts(text: string): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   const push = (n: number) => {
-    if (!Number.isFinite(n) || n <= 0) return;
-    const s = money(n);
-    if (!out.includes(s)) out.push(s);
+    if (!Number.isFinite(n) || n <= 0 || out.size >= MAX_AMOUNTS) return;
+    out.add(money(n));
   };
   for (const m of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(k|thousand|million)?\b/gi)) {
     const base = Number((m[1] ?? '').replace(/,/g, '') + (m[2] ?? ''));
@@ -246,7 +262,7 @@ export function amounts(text: string): string[] {
     const n = wordsToNumber(m[1] ?? '');
     if (n !== null) push(n);
   }
-  return out;
+  return [...out];
 }
 
 // ── street addresses ─────────────────────────────────────────────────────────────────────────
@@ -339,6 +355,7 @@ const NAME = new RegExp(
 export function names(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(NAME)) {
+    if (out.length >= MAX_PER_FIELD) break;
     const title = (m[1] ?? m[3] ?? '').trim();
     const name = (m[2] ?? m[4] ?? '').trim();
     if (!name || NOT_NAMES.has(name.toLowerCase()) || NOT_NAMES.has(name.split(/\s+/)[0]!.toLowerCase())) continue;
@@ -356,6 +373,7 @@ const ORG_PHRASE =
 export function organizations(text: string): string[] {
   const out = findLexicon(text, ORGANIZATIONS);
   for (const m of text.matchAll(ORG_PHRASE)) {
+    if (out.length >= MAX_PER_FIELD) break;
     const org = (m[1] ?? '')
       .replace(/[.,'-]+$/, '')
       .replace(/\s+(?:of|and|for)$/i, '')

@@ -103,10 +103,17 @@ function spell(run: readonly Tok[]): string {
  * domain follows, so ordinary sentences with "at" and "dot" are left alone.
  */
 const TLD = String.raw`(?:com|net|org|info|biz|us|co|io|gov|edu|me|xyz|online|site|support|help|live|app|uk|ca|in)`;
-const LABEL = String.raw`[a-z0-9]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[a-z0-9]+)*`;
-const HOST_LABEL = String.raw`[a-z0-9]+(?:\s+(?:dash|hyphen)\s+[a-z0-9]+)*`;
-const SPOKEN_EMAIL = new RegExp(String.raw`\b(${LABEL})\s+at\s+((?:${HOST_LABEL}\s+dot\s+)+${TLD})\b`, 'gi');
-const SPOKEN_HOST = new RegExp(String.raw`\b((?:www\s+dot\s+)?(?:${HOST_LABEL}\s+dot\s+)+${TLD})\b`, 'gi');
+// Repetitions are bounded so long runs of "a dot a dot …" cannot make these regexes backtrack quadratically.
+const LABEL = String.raw`[a-z0-9]{1,64}(?:\s{1,3}(?:dot|underscore|dash|hyphen)\s{1,3}[a-z0-9]{1,64}){0,4}`;
+const HOST_LABEL = String.raw`[a-z0-9]{1,63}(?:\s{1,3}(?:dash|hyphen)\s{1,3}[a-z0-9]{1,63}){0,3}`;
+const SPOKEN_EMAIL = new RegExp(
+  String.raw`\b(${LABEL})\s{1,3}at\s{1,3}((?:${HOST_LABEL}\s{1,3}dot\s{1,3}){1,4}${TLD})\b`,
+  'gi',
+);
+const SPOKEN_HOST = new RegExp(
+  String.raw`\b((?:www\s{1,3}dot\s{1,3})?(?:${HOST_LABEL}\s{1,3}dot\s{1,3}){1,4}${TLD})\b`,
+  'gi',
+);
 
 function joinSpoken(s: string): string {
   return s

@@ -170,3 +170,24 @@ describe('rules/intel: extraction', () => {
     expect(countIntel(intel)).to.equal(n);
   });
 });
+
+describe('rules: pathological input stays linear', function () {
+  this.timeout(30_000);
+  const inputs: Record<string, string> = {
+    'dotted labels': 'ab.'.repeat(30_000),
+    dashes: 'a-'.repeat(30_000),
+    'dollar fragments': '$1,'.repeat(30_000),
+    'spoken digits': 'one two three '.repeat(15_000),
+    'spoken dots': 'a dot '.repeat(30_000),
+    'digits and spaces': '1 2 '.repeat(30_000),
+  };
+  for (const [name, text] of Object.entries(inputs)) {
+    it(`${name} (${text.length} characters)`, () => {
+      const t0 = process.hrtime.bigint();
+      const { intel } = scoreText(text);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      expect(ms, `${name} took ${Math.round(ms)} ms`).to.be.below(5000);
+      for (const values of Object.values(intel)) if (Array.isArray(values)) expect(values.length).to.be.at.most(50);
+    });
+  }
+});
