@@ -8,6 +8,7 @@ import { countIntel, type Intel } from '../src/domain/intel.js';
 import type { StoredSession } from '../src/domain/session.js';
 import type { Verdict } from '../src/domain/verdict.js';
 import { callerText, formatTranscript, parseTranscript } from '../src/rules/index.js';
+import { metrics } from '../src/observability/metrics.js';
 import type { Services } from '../src/services.js';
 import { fileComplaints } from './filing.js';
 import { finalAnalysis } from './final-analysis.js';
@@ -71,6 +72,7 @@ export async function runScan(
     intel,
     now: endedAt.toISOString(),
   });
+  if (filed.reported_numbers > 0) metrics.complaintsFiled.inc({ product: 'scan' }, filed.reported_numbers);
   const transcript = formatTranscript(job.utterances);
   const record: StoredSession = {
     id: sessionId,

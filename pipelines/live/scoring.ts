@@ -55,6 +55,8 @@ export function liveScoring(
     tap((v) => {
       state.lastVerdict = v;
       metrics.verdicts.inc({ level: v.level, source: v.source });
+      const heard = state.utterances.at(-1);
+      if (heard) metrics.utteranceToVerdict.observe(Math.max(0, ctx.scheduler.now() - heard.at));
       if (heardAt > 0) metrics.utteranceToVerdict.observe(performance.now() - heardAt);
       heardAt = 0;
     }),

@@ -119,6 +119,8 @@ export function createWebhookSink(opts: WebhookOptions): WebhookSink | null {
     const started = performance.now();
     return new Promise<void>((resolve) => {
       let done = false;
+      // Declared before `finish`, which may run before the request is even made (a blocked literal address).
+      let timer: NodeJS.Timeout | undefined;
       const finish = (outcome: string, detail?: string) => {
         if (done) return;
         done = true;
@@ -151,7 +153,7 @@ export function createWebhookSink(opts: WebhookOptions): WebhookSink | null {
           finish(status >= 200 && status < 300 ? 'ok' : 'http_error', String(status));
         },
       );
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         req.destroy(new Error('webhook answer took longer than 5 s'));
         finish('timeout');
       }, timeoutMs);

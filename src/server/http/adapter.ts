@@ -107,6 +107,8 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
       const status = ex.answeredStatus ?? (ex.aborted ? 499 : 500);
       const ms = Number(process.hrtime.bigint() - ex.started) / 1e6;
       metrics.httpRequests.inc({ route: route?.path ?? 'unmatched', status: String(status) });
+      // 429s are counted where they are decided; 503s come from routes (feature off).
+      if (status === 503) metrics.rejected.inc({ status: '503', entry: 'http' });
       log.info(
         {
           method: incoming.method,

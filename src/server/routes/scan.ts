@@ -1,5 +1,6 @@
 import { probeDuration, transcribeScanAudio } from '../../audio/scan-audio.js';
 import { scanPrice } from '../../domain/prices.js';
+import { metrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
 import { runScan, transcriptUtterances } from '../../../pipelines/scan.js';
 import { HttpError, ok, type Route } from '../types.js';
@@ -48,9 +49,10 @@ export function scanRoutes(s: Services): Route[] {
           }
           utterances = heard.utterances;
           audioSeconds = heard.seconds;
+          metrics.creditsCharged.inc({ product: 'scan' }, price);
         } else if (!(await s.store.keys.debit(keyId, scanPrice(undefined)))) {
           throw new HttpError(402, 'insufficient credits');
-        }
+        } else metrics.creditsCharged.inc({ product: 'scan' }, scanPrice(undefined));
 
         const result = await runScan(
           s,
