@@ -71,8 +71,8 @@ export class SocketSink {
     }
     if (this.queue.length >= this.queueLimit) {
       // Shed audio before events: a late warning still matters, late audio does not.
-      const audioAt = this.queue.findIndex((m) => m.binary);
-      if (audioAt < 0 && msg.binary) return;
+      const audioAt = this.queue.findIndex((m) => m.audio === true);
+      if (audioAt < 0 && msg.audio === true) return;
       this.queue.splice(audioAt >= 0 ? audioAt : 0, 1);
     }
     this.queue.push(msg);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { SessionEvent } from '../../../src/domain/events.js';
 import { SocketSink, type SocketLike } from '../../../src/events/socket-sink.js';
 import { RawSerializer } from '../../../src/transport/raw.js';
+import { VendorASerializer } from '../../../src/transport/vendor-a.js';
 
 class FakeSocket implements SocketLike {
   sent: Array<string | Uint8Array> = [];
@@ -59,6 +60,23 @@ describe('socket sink', () => {
     sink.drain();
     const kinds = ws.sent.map((m) => (typeof m === 'string' ? JSON.parse(m).type : `audio${m.byteLength}`));
     expect(kinds).to.deep.equal(['session.started', 'audio2', 'verdict']);
+  });
+
+  it('sheds a vendor\'s JSON media messages before events too (audio is not always binary)', () => {
+    const ws = new FakeSocket();
+    const serializer = new VendorASerializer('honeypot');
+    const start = { event: 'start', streamSid: 'MZ1', start: { streamSid: 'MZ1', callSid: 'CA1', customParameters: {} } };
+    expect(serializer.decodeText(JSON.stringify(start)).type).to.equal('start');
+    const sink = new SocketSink(ws, serializer, 100, 3);
+    ws.buffered = 500;
+    sink.outbound({ kind: 'mark', name: 'm1' });
+    sink.outbound({ kind: 'audio', data: new Uint8Array(1) });
+    sink.outbound({ kind: 'audio', data: new Uint8Array(2) });
+    sink.outbound({ kind: 'clear' });
+    ws.buffered = 0;
+    sink.drain();
+    const events = ws.sent.map((m) => JSON.parse(m as string).event);
+    expect(events).to.deep.equal(['mark', 'media', 'clear']);
   });
 
   it('drops everything once the socket went away', () => {
