@@ -5,8 +5,10 @@ import { toVerdict } from './verdict.js';
  * How rule evidence and a model's judgement make one verdict.
  *
  * - Rules alone → `heuristic`; model alone → `llm`; both → `combined`.
- * - Combined score: the model's score, raised halfway toward the rules' when the rules found more.
- *   Rules never lower a model score (spec); strong rule evidence still lifts a hesitant model.
+ * - Combined score: rules never lower a model score (spec). When the rules found more and the model
+ *   at least half agrees (≥ 0.5), the rules' score stands: the embedded model deliberately caps weak
+ *   evidence below the `scam` band, and averaging would pull confirmed evidence under it. When the
+ *   model leans clean, the rules lift it only halfway, so one rule misfire cannot reach `scam` alone.
  * - Category: the model's, unless it said `none` while the rules named a subject above the suspicious band.
  * - Tactics: union. Signals: the rules' quotes first (they cite the caller), then the model's.
  * - Summary: the model's.
@@ -15,7 +17,8 @@ export function combine(rules: Assessment | null, model: Assessment | null): Ver
   if (!rules && !model) return null;
   if (!model) return toVerdict(rules!, 'heuristic');
   if (!rules) return toVerdict(model, 'llm');
-  const score = rules.score > model.score ? (model.score + rules.score) / 2 : model.score;
+  const score =
+    rules.score <= model.score ? model.score : model.score >= 0.5 ? rules.score : (model.score + rules.score) / 2;
   const category = model.category === 'none' && rules.score >= 0.3 ? rules.category : model.category;
   return toVerdict(
     {

@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { combine } from '../../../src/domain/combine.js';
+import type { Assessment } from '../../../src/domain/verdict.js';
+
+const a = (score: number, category: Assessment['category'] = 'Tax Collection', summary?: string): Assessment => ({
+  score,
+  category,
+  tactics: score >= 0.3 ? ['threat'] : [],
+  signals: [`s${score}`],
+  summary,
+});
+
+describe('combine (rules with a model)', () => {
+  it('names its source: heuristic, llm or combined', () => {
+    expect(combine(null, null)).to.equal(null);
+    expect(combine(a(0.7), null)!.source).to.equal('heuristic');
+    expect(combine(null, a(0.7))!.source).to.equal('llm');
+    expect(combine(a(0.7), a(0.7))!.source).to.equal('combined');
+  });
+
+  it('never lets the rules lower a model score', () => {
+    expect(combine(a(0.2), a(0.9))!.score).to.equal(0.9);
+  });
+
+  it('keeps confirmed rule evidence in the scam band when the model agrees (no averaging below 0.85)', () => {
+    const v = combine(a(0.9), a(0.8))!;
+    expect(v.score).to.equal(0.9);
+    expect(v.level).to.equal('scam');
+  });
+
+  it('lifts a model that leans clean only halfway toward the rules', () => {
+    expect(combine(a(0.9), a(0.3))!.score).to.equal(0.6);
+  });
+
+  it('takes the model category unless it said none while the rules named one', () => {
+    expect(combine(a(0.7, 'Tax Collection'), a(0.8, 'Phishing'))!.category).to.equal('Phishing');
+    expect(combine(a(0.7, 'Tax Collection'), a(0.1, 'none'))!.category).to.equal('Tax Collection');
+  });
+
+  it('keeps the model summary and the rules signals first', () => {
+    const v = combine(a(0.7), a(0.8, 'Tax Collection', 'Caller claims to be the tax office. Demands gift cards.'))!;
+    expect(v.summary).to.equal('Caller claims to be the tax office. Demands gift cards.');
+    expect(v.signals[0]).to.equal('s0.7');
+  });
+});
