@@ -136,6 +136,8 @@ export function readMultipart(req: HttpRequest): Promise<{ fields: Raw; audio?: 
     };
     bb.on('file', (name, stream) => {
       const parts: Buffer[] = [];
+      // A form cut off inside a file part errors the part's stream; unhandled, that would end the process.
+      stream.on('error', (e: Error) => fail(bad('body', `not a valid multipart form (${e.message})`)));
       stream.on('data', (d: Buffer) => parts.push(d));
       stream.on('end', () => {
         if (name !== 'audio') return; // unknown file parts are ignored, like unknown fields
