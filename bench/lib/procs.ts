@@ -1,0 +1,80 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClientReply, ClientRequest, ServerReply, ServerRequest } from '../live/protocol.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** A forked benchmark process spoken to by request and reply (one request at a time per command). */
+export class Proc<Req extends { cmd: string }, Rep extends { cmd: string }> {
+  private waiting = new Map<string, Array<(r: Rep) => void>>();
+  private constructor(readonly child: ChildProcess) {
+    child.on('message', (m: Rep) => {
+      const q = this.waiting.get(m.cmd);
+      q?.shift()?.(m);
+    });
+  }
+
+  static async start<Req extends { cmd: string }, Rep extends { cmd: string }>(
+    file: string,
+    args: string[] = [],
+    env: Record<string, string> = {},
+  ): Promise<{ proc: Proc<Req, Rep>; ready: Rep }> {
+    const child = fork(path.join(here, '..', file), args, {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const proc = new Proc<Req, Rep>(child);
+    const ready = await new Promise<Rep>((resolve, reject) => {
+      proc.expect('ready', resolve);
+      child.once('exit', (code) => reject(new Error(`${file} exited (${code}) before it was ready`)));
+    });
+    return { proc, ready };
+  }
+
+  private expect(cmd: string, fn: (r: Rep) => void): void {
+    const q = this.waiting.get(cmd) ?? [];
+    q.push(fn);
+    this.waiting.set(cmd, q);
+  }
+
+  ask<C extends Req['cmd']>(req: Extract<Req, { cmd: C }>): Promise<Extract<Rep, { cmd: C }>> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`benchmark process exited (${code})`));
+      this.child.once('exit', onExit);
+      this.expect(req.cmd, (r) => {
+        this.child.off('exit', onExit);
+        resolve(r as Extract<Rep, { cmd: C }>);
+      });
+      this.child.send(req);
+    });
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+export type ServerProc = Proc<ServerRequest, ServerReply>;
+export type ClientProc = Proc<ClientRequest, ClientReply>;
+
+export async function startServer(
+  mode: 'node' | 'bare',
+  env: Record<string, string> = {},
+): Promise<{ server: ServerProc; url: string; key: string }> {
+  const { proc, ready } = await Proc.start<ServerRequest, ServerReply>('live/server-proc.ts', [mode], env);
+  if (ready.cmd !== 'ready') throw new Error('server not ready');
+  return { server: proc, url: `ws://127.0.0.1:${ready.port}`, key: ready.key };
+}
+
+export async function startClient(): Promise<ClientProc> {
+  return (await Proc.start<ClientRequest, ClientReply>('live/load-client.ts')).proc;
+}
+
+export async function stopServer(server: ServerProc): Promise<void> {
+  await Promise.race([server.ask({ cmd: 'stop' }), new Promise((r) => setTimeout(r, 20_000))]);
+  server.kill();
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,115 @@
+/*
+ * Node capacity: concurrent filter sessions ramped step by step until p99 utterance → verdict passes
+ * 50 ms or p99 event-loop delay passes 20 ms; the largest count that held for the whole hold time is the
+ * capacity. Then the same client load against a bare uWebSockets.js server (the transport ceiling) for the
+ * CPU-per-session ratio.
+ */
+import { ms } from '../lib/stats.js';
+import { table } from '../lib/report.js';
+import { sleep, startClient, startServer, stopServer, type ClientProc, type ServerProc } from '../lib/procs.js';
+import type { Opts } from '../run.js';
+
+const MAX_VERDICT_P99_MS = 50;
+const MAX_LOOP_P99_MS = 20;
+
+interface Step {
+  sessions: number;
+  failed: number;
+  verdictP99: number;
+  lineP99: number;
+  loopP99: number;
+  handoffP99: number;
+  lateP99: number;
+  cpuPerSession: number;
+  held: boolean;
+}
+
+async function measure(server: ServerProc, client: ClientProc, holdS: number, settleS: number) {
+  await sleep(settleS * 1000);
+  await Promise.all([server.ask({ cmd: 'mark' }), client.ask({ cmd: 'mark' })]);
+  await sleep(holdS * 1000);
+  const [s, c] = await Promise.all([server.ask({ cmd: 'sample' }), client.ask({ cmd: 'sample' })]);
+  return { s, c };
+}
+
+export async function capacity(o: Opts): Promise<string> {
+  const steps = o.short ? [50, 100] : [200, 400, 600, 800, 1000, 1200, 1500, 2000];
+  const holdS = o.seconds ?? (o.short ? 4 : 60);
+  const settleS = o.short ? 2 : 5;
+  const results: Step[] = [];
+  {
+    const { server, url, key } = await startServer('node');
+    const client = await startClient();
+    try {
+      for (const n of steps) {
+        const opened = await client.ask({ cmd: 'open', url, key, total: n, rate: 200 });
+        const { s, c } = await measure(server, client, holdS, settleS);
+        const step: Step = {
+          sessions: c.live,
+          failed: opened.failed,
+          verdictP99: c.verdictLatency.p99,
+          lineP99: c.lineLatency.p99,
+          loopP99: s.eventLoopDelay.p99,
+          handoffP99: s.handoff?.p99 ?? NaN,
+          lateP99: c.sendLateness.p99,
+          cpuPerSession: s.cpuSeconds / s.seconds / c.live,
+          held: false,
+        };
+        step.held =
+          c.live >= n &&
+          c.unexpectedCloses === 0 &&
+          step.verdictP99 <= MAX_VERDICT_P99_MS &&
+          step.loopP99 <= MAX_LOOP_P99_MS;
+        results.push(step);
+        if (!step.held) break;
+      }
+      await client.ask({ cmd: 'closeAll' });
+    } finally {
+      client.kill();
+      await stopServer(server);
+    }
+  }
+  const held = results.filter((r) => r.held).at(-1);
+  // The transport ceiling at the same load as the node's reference point (its capacity, or the first step).
+  const ref = held ?? results[0]!;
+  let bare: { cpuPerSession: number; loopP99: number; lateP99: number } | null = null;
+  {
+    const { server, url, key } = await startServer('bare');
+    const client = await startClient();
+    try {
+      await client.ask({ cmd: 'open', url, key, total: ref.sessions, rate: 200 });
+      const { s, c } = await measure(server, client, holdS, settleS);
+      bare = { cpuPerSession: s.cpuSeconds / s.seconds / c.live, loopP99: s.eventLoopDelay.p99, lateP99: c.sendLateness.p99 };
+      await client.ask({ cmd: 'closeAll' });
+    } finally {
+      client.kill();
+      await stopServer(server);
+    }
+  }
+  const pct = (x: number) => `${(x * 100).toFixed(3)} %`;
+  return [
+    `#### Node capacity (each step held ${holdS} s; limits: p99 utterance → verdict ≤ ${MAX_VERDICT_P99_MS} ms, p99 event-loop delay ≤ ${MAX_LOOP_P99_MS} ms)`,
+    '',
+    table(
+      ['sessions', 'held', 'p99 utterance → line', 'p99 utterance → verdict', 'p99 loop delay', 'p99 hand-off', 'p99 client send lateness', 'server CPU / session'],
+      results.map((r) => [
+        r.sessions + (r.failed ? ` (${r.failed} failed to open)` : ''),
+        r.held ? 'yes' : '**no**',
+        ms(r.lineP99),
+        ms(r.verdictP99),
+        ms(r.loopP99),
+        ms(r.handoffP99, 3),
+        ms(r.lateP99),
+        pct(r.cpuPerSession),
+      ]),
+    ),
+    '',
+    `**Capacity: ${held ? held.sessions : 'below the first step'}** concurrent real-time filter sessions held on one node${
+      results.at(-1)?.held ? ' (the largest step tried: the limit is higher)' : ''
+    }.`,
+    '',
+    `Transport ceiling at ${ref.sessions} sessions (bare uWebSockets.js server that only receives the frames, same client): ` +
+      `CPU / session ${pct(bare.cpuPerSession)}, p99 loop delay ${ms(bare.loopP99)} ms. ` +
+      `**Pipeline CPU per session = ${(ref.cpuPerSession / bare.cpuPerSession).toFixed(2)}× the bare transport's.**`,
+  ].join('\n');
+}

@@ -1,0 +1,57 @@
+/*
+ * Frame latency at N concurrent filter sessions (default 200): frame hand-off to the recogniser (server
+ * probe), utterance → transcript.line and → verdict (client clock), event-loop delay, CPU and memory per
+ * session.
+ */
+import { kb, ms } from '../lib/stats.js';
+import { table } from '../lib/report.js';
+import { sleep, startClient, startServer, stopServer } from '../lib/procs.js';
+import type { Opts } from '../run.js';
+
+export async function latency(o: Opts): Promise<string> {
+  const sessions = o.sessions ?? (o.short ? 50 : 200);
+  const holdS = o.seconds ?? (o.short ? 6 : 60);
+  const { server, url, key } = await startServer('node');
+  const client = await startClient();
+  try {
+    const base = await server.ask({ cmd: 'gc' });
+    const opened = await client.ask({ cmd: 'open', url, key, total: sessions, rate: 200 });
+    await sleep(o.short ? 2000 : 5000);
+    await Promise.all([server.ask({ cmd: 'mark' }), client.ask({ cmd: 'mark' })]);
+    await sleep(holdS * 1000);
+    const [s, c] = await Promise.all([server.ask({ cmd: 'sample' }), client.ask({ cmd: 'sample' })]);
+    const mem = await server.ask({ cmd: 'gc' });
+    await client.ask({ cmd: 'closeAll' });
+    const live = c.live;
+    const cpuPerSession = s.cpuSeconds / s.seconds / live;
+    const h = s.handoff!;
+    const rows = [
+      ['frame arrival → recogniser hand-off (server)', h.count, ms(h.p50, 3), ms(h.p99, 3), ms(h.max, 3)],
+      ['utterance → transcript.line (client)', c.lineLatency.count, ms(c.lineLatency.p50), ms(c.lineLatency.p99), ms(c.lineLatency.max)],
+      ['utterance → verdict (client, rules verdicts)', c.verdictLatency.count, ms(c.verdictLatency.p50), ms(c.verdictLatency.p99), ms(c.verdictLatency.max)],
+      ['server event-loop delay', s.eventLoopDelay.count, ms(s.eventLoopDelay.p50), ms(s.eventLoopDelay.p99), ms(s.eventLoopDelay.max)],
+      ['client frame send lateness (real-time check)', c.sendLateness.count, ms(c.sendLateness.p50), ms(c.sendLateness.p99), ms(c.sendLateness.max)],
+      ['client event-loop delay', c.clientEventLoopDelay.count, ms(c.clientEventLoopDelay.p50), ms(c.clientEventLoopDelay.p99), ms(c.clientEventLoopDelay.max)],
+    ];
+    return [
+      `#### Frame latency: ${live} concurrent filter sessions (${opened.failed} failed to open), ${s.seconds.toFixed(0)} s measured`,
+      '',
+      table(['measure (ms)', 'samples', 'p50', 'p99', 'max'], rows),
+      '',
+      table(
+        ['per live session', 'value'],
+        [
+          ['server CPU (share of one core)', `${(cpuPerSession * 100).toFixed(3)} %`],
+          ['heap after GC', `${kb((mem.heapUsed - base.heapUsed) / live)} KB`],
+          ['RSS', `${kb((mem.rss - base.rss) / live)} KB`],
+          ['external + array buffers', `${kb((mem.external - base.external) / live)} KB`],
+          ['client CPU (share of one core)', `${((c.clientCpuSeconds / s.seconds / live) * 100).toFixed(3)} %`],
+          ['sessions ended unexpectedly', String(c.unexpectedCloses)],
+        ],
+      ),
+    ].join('\n');
+  } finally {
+    client.kill();
+    await stopServer(server);
+  }
+}

@@ -1,0 +1,48 @@
+/** IPC messages between the benchmark runner and its server and load-client processes. */
+import type { Summary } from '../lib/stats.js';
+
+export type ServerRequest = { cmd: 'mark' } | { cmd: 'sample' } | { cmd: 'gc' } | { cmd: 'stop' };
+
+export type ServerReply =
+  | { cmd: 'ready'; port: number; key: string; mode: 'node' | 'bare' }
+  | { cmd: 'mark' }
+  | {
+      cmd: 'sample';
+      seconds: number;
+      cpuSeconds: number;
+      eventLoopDelay: Summary;
+      handoff: Summary | null;
+      rss: number;
+    }
+  | { cmd: 'gc'; heapUsed: number; rss: number; external: number }
+  | { cmd: 'stop' };
+
+export type ClientRequest =
+  /** Opens sessions until `total` are live, at most `rate` new ones a second. */
+  | { cmd: 'open'; url: string; key: string; total: number; rate: number }
+  /** Keeps `live` sessions, each living `minMs`..`maxMs` then stopping, replaced at once (soak). */
+  | { cmd: 'churn'; url: string; key: string; live: number; minMs: number; maxMs: number }
+  | { cmd: 'mark' }
+  | { cmd: 'sample' }
+  /** Stops every session (a stop message), waits for the sockets to close. */
+  | { cmd: 'closeAll' };
+
+export type ClientReply =
+  | { cmd: 'open'; live: number; failed: number; seconds: number }
+  | { cmd: 'churn' }
+  | { cmd: 'mark' }
+  | {
+      cmd: 'sample';
+      live: number;
+      opened: number;
+      ended: number;
+      failed: number;
+      unexpectedCloses: number;
+      framesSent: number;
+      lineLatency: import('../lib/stats.js').Summary;
+      verdictLatency: import('../lib/stats.js').Summary;
+      sendLateness: import('../lib/stats.js').Summary;
+      clientEventLoopDelay: import('../lib/stats.js').Summary;
+      clientCpuSeconds: number;
+    }
+  | { cmd: 'closeAll'; closed: number };

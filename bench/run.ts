@@ -1,0 +1,64 @@
+/*
+ * Performance benchmarks. `npm run bench` runs them all; `npm run bench -- latency capacity` some.
+ *
+ *   --short         smoke mode for CI (few sessions, seconds per step)
+ *   --sessions N    sessions for latency (default 200) and soak (default 200)
+ *   --seconds S     hold / run time override
+ *   --no-write      print only (by default each run is also appended to bench/RESULTS.md)
+ *
+ * Benchmarks: latency, capacity, scan, memory.
+ */
+import { machine, appendRun } from './lib/report.js';
+
+export interface Opts {
+  short: boolean;
+  sessions?: number;
+  seconds?: number;
+}
+
+const BENCHMARKS = {
+  latency: async (o: Opts) => (await import('./live/latency.js')).latency(o),
+  capacity: async (o: Opts) => (await import('./live/capacity.js')).capacity(o),
+  scan: async (o: Opts) => (await import('./scan.js')).scan(o),
+  memory: async (o: Opts) => (await import('./live/soak.js')).soak(o),
+} as const;
+type Name = keyof typeof BENCHMARKS;
+
+function parse(argv: string[]): { names: Name[]; opts: Opts; write: boolean } {
+  const names: Name[] = [];
+  const opts: Opts = { short: false };
+  let write = true;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--short') opts.short = true;
+    else if (a === '--no-write') write = false;
+    else if (a === '--sessions' || a === '--seconds') {
+      const v = Number(argv[++i]);
+      if (!Number.isInteger(v) || v < 1) throw new Error(`${a} needs a positive integer`);
+      opts[a === '--sessions' ? 'sessions' : 'seconds'] = v;
+    } else if (a in BENCHMARKS) names.push(a as Name);
+    else throw new Error(`unknown argument ${a} (benchmarks: ${Object.keys(BENCHMARKS).join(', ')})`);
+  }
+  return { names: names.length ? names : (Object.keys(BENCHMARKS) as Name[]), opts, write };
+}
+
+const { names, opts, write } = parse(process.argv.slice(2));
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+const head = [
+  `### ${opts.short ? 'Smoke run (--short: figures are not representative)' : 'Run'}: ${names.join(', ')}`,
+  '',
+  machine(),
+  `- command: \`${command}\``,
+].join('\n');
+console.log(head);
+const sections: string[] = [];
+for (const name of names) {
+  const t0 = performance.now();
+  console.error(`[bench] ${name} …`);
+  const md = await BENCHMARKS[name](opts);
+  console.error(`[bench] ${name} done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(`\n${md}`);
+  sections.push(md);
+}
+if (write) appendRun([head, ...sections].join('\n\n'));
+process.exit(0);

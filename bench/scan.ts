@@ -1,0 +1,140 @@
+/*
+ * Scan throughput: POST /voice/scan of transcripts (rules plus the embedded model) over keep-alive HTTP
+ * at concurrency 1 and 32, the in-process scoring rate, and the audio scan's real-time factor.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/log.js';
+import { createModelProvider } from '../src/providers/llm/index.js';
+import { finalAnalysis } from '../pipelines/final-analysis.js';
+import { callerText, parseTranscript } from '../src/rules/index.js';
+import { espeakAvailable, synthesise, SCAM_SENTENCE } from '../test/fixtures/audio/speech.js';
+import { median, ms, percentile } from './lib/stats.js';
+import { table } from './lib/report.js';
+import { startServer, stopServer } from './lib/procs.js';
+import type { Opts } from './run.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function transcripts(): string[] {
+  const out: string[] = [];
+  for (const f of ['test/fixtures/scam-calls.jsonl', 'test/fixtures/hard-negatives.jsonl']) {
+    for (const line of fs.readFileSync(path.join(root, f), 'utf8').split('\n')) {
+      if (line.trim()) out.push((JSON.parse(line) as { transcript: string }).transcript);
+    }
+  }
+  return out;
+}
+
+function post(agent: http.Agent, base: URL, key: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path: '/voice/scan',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth': key, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function load(base: URL, key: string, bodies: string[], concurrency: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let failures = 0;
+  let i = 0;
+  const end = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const body = bodies[i++ % bodies.length]!;
+        const t = performance.now();
+        const status = await post(agent, base, key, body);
+        latencies.push(performance.now() - t);
+        if (status !== 200) failures++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  agent.destroy();
+  return { rate: latencies.length / elapsed, n: latencies.length, failures, p50: median(latencies), p99: percentile(latencies, 99) };
+}
+
+export async function scan(o: Opts): Promise<string> {
+  const seconds = o.seconds ?? (o.short ? 3 : 20);
+  const texts = transcripts();
+  const bodies = texts.map((t) => JSON.stringify({ transcript: t }));
+  const out: string[] = [];
+
+  // In process: the scoring a scan does (rules + the embedded model's analysis), nothing else.
+  const config = loadConfig({ VOICE_LLM: 'local', VOICE_LOG_LEVEL: 'silent', VOICE_DATA_DIR: '/tmp' });
+  const llm = await createModelProvider(config, createLogger('silent'));
+  const inputs = texts.map((t) => {
+    const utterances = parseTranscript(t);
+    return { utterances, callerText: callerText(utterances), product: 'scan' as const };
+  });
+  const signal = new AbortController().signal;
+  const rates: number[] = [];
+  for (let round = 0; round < (o.short ? 3 : 7); round++) {
+    const t0 = performance.now();
+    let n = 0;
+    while (performance.now() - t0 < 1000) await finalAnalysis(inputs[n++ % inputs.length]!, llm, signal);
+    rates.push(n / ((performance.now() - t0) / 1000));
+  }
+  await llm?.close?.();
+
+  const { server, url, key } = await startServer('node', { BENCH_STT: 'auto' });
+  try {
+    const base = new URL(url.replace('ws:', 'http:'));
+    await load(base, key, bodies, 4, 1); // warm-up
+    const rows = [];
+    for (const c of [1, 32]) {
+      const r = await load(base, key, bodies, c, seconds);
+      rows.push([c, r.n, r.failures, Math.round(r.rate), ms(r.p50), ms(r.p99)]);
+    }
+    out.push(
+      `#### Scan throughput (transcripts: ${texts.length} fixture calls, mean ${Math.round(texts.reduce((a, t) => a + t.length, 0) / texts.length)} characters; ${seconds} s per row)`,
+      '',
+      table(['concurrency', 'requests', 'non-200', 'requests / s', 'p50 latency (ms)', 'p99 latency (ms)'], rows),
+      '',
+      `In-process scoring (rules + embedded model analysis, one thread): median **${Math.round(median(rates))} transcripts/s** over ${rates.length} one-second rounds.`,
+    );
+
+    if (espeakAvailable) {
+      const speech = synthesise(SCAM_SENTENCE);
+      const audioSeconds = speech.samples.length / speech.sampleRate;
+      const body = JSON.stringify({ audio_base64: speech.wav.toString('base64'), encoding: 'wav' });
+      const agent = new http.Agent({ keepAlive: true });
+      const times: number[] = [];
+      let status = 0;
+      for (let i = 0; i < (o.short ? 1 : 5); i++) {
+        const t = performance.now();
+        status = await post(agent, base, key, body);
+        times.push((performance.now() - t) / 1000);
+      }
+      agent.destroy();
+      out.push(
+        '',
+        status === 200
+          ? `Audio scan over HTTP (${audioSeconds.toFixed(1)} s eSpeak WAV, the node's own recogniser, ${times.length} runs): median real-time factor **${(median(times) / audioSeconds).toFixed(3)}** (wall time / audio length).`
+          : `Audio scan: not measured (the node answered ${status}: no recogniser installed?).`,
+      );
+    }
+  } finally {
+    await stopServer(server);
+  }
+  return out.join('\n');
+}
