@@ -1,5 +1,6 @@
 import type { Services } from '../../services.js';
 import type { Route } from '../types.js';
+import { apiDocsRoutes } from './api-docs.js';
 import { consoleRoutes } from './console.js';
 import { discoveryRoutes } from './discovery.js';
 import { domainRoutes } from './domains.js';
@@ -13,5 +14,5 @@ import { vendorXmlRoutes } from './vendor-xml.js';
  * Add an area with one line.
  */
 export function allRoutes(s: Services): Route[] {
-  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s), ...domainRoutes(s), ...scanRoutes(s), ...numbersRoutes(s), ...consoleRoutes(s)];
+  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s), ...domainRoutes(s), ...scanRoutes(s), ...numbersRoutes(s), ...consoleRoutes(s), ...apiDocsRoutes()];
 }
