@@ -38,6 +38,8 @@ export class JournaledSessions implements SessionsPort {
   private readonly journal: JournalFile<StoredSession>;
   private loop?: Subscription;
   private replaying?: Promise<number>;
+  /** The compaction queued but not yet started. */
+  private compaction: Promise<void> | null = null;
 
   private constructor(
     private readonly store: Store,
@@ -175,14 +177,22 @@ export class JournaledSessions implements SessionsPort {
     return run;
   }
 
-  /** Keeps only what still waits; an empty journal means the store holds everything. */
-  private async compact(): Promise<void> {
-    try {
-      await this.journal.rewrite(() => [...this.pending.values()]);
-    } catch (err) {
-      // The journal only ever holds more than needed; replaying a stored record again is harmless.
-      this.opts.log?.warn({ err }, 'session journal compaction failed');
-    }
+  /**
+   * Keeps only what still waits; an empty journal means the store holds everything. A compaction asked
+   * for while another is queued and not yet started joins it: it reads `pending` when it runs, so it serves
+   * both, and concurrent puts cost one rewrite rather than one each.
+   */
+  private compact(): Promise<void> {
+    this.compaction ??= this.journal
+      .rewrite(() => {
+        this.compaction = null;
+        return [...this.pending.values()];
+      })
+      .catch((err: unknown) => {
+        // The journal only ever holds more than needed; replaying a stored record again is harmless.
+        this.opts.log?.warn({ err }, 'session journal compaction failed');
+      });
+    return this.compaction;
   }
 }
 
