@@ -21,7 +21,13 @@ export class Proc<Req extends { cmd: string }, Rep extends { cmd: string }> {
     env: Record<string, string> = {},
   ): Promise<{ proc: Proc<Req, Rep>; ready: Rep }> {
     const child = fork(path.join(here, '..', file), args, {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
+      // BENCH_CPU_PROF=dir: a V8 CPU profile of each benchmark process, written there when it exits.
+      execArgv: [
+        '--import',
+        'tsx',
+        '--expose-gc',
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+      ],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -73,7 +79,8 @@ export async function startClient(): Promise<ClientProc> {
 }
 
 export async function stopServer(server: ServerProc): Promise<void> {
-  await Promise.race([server.ask({ cmd: 'stop' }), new Promise((r) => setTimeout(r, 20_000))]);
+  const exited = new Promise((r) => server.child.once('exit', r));
+  await Promise.race([server.ask({ cmd: 'stop' }).then(() => exited), sleep(20_000)]);
   server.kill();
 }
 
