@@ -319,6 +319,11 @@ describe('fuzz: HTTP entry points (separate node process)', function () {
     expect(put.status).to.equal(413);
   });
 
+  it('never logs the X-Auth key', () => {
+    expect(node.stdout()).to.not.include(key);
+    expect(node.stdout()).to.include('"path":"/voice/scan"'); // it did log the requests
+  });
+
   it('the node is alive and answering, holds no live session, and every stored record is whole', async () => {
     expect(await alive(node)).to.equal(true);
     expect(await waitNoLiveSessions(node)).to.equal(0);

@@ -193,6 +193,11 @@ describe('fuzz: live sockets (separate node process)', function () {
     }
   });
 
+  it('never logs the key it was given in ?key=', () => {
+    expect(node.stdout()).to.not.include(key);
+    expect(node.stdout()).to.include('"msg"'); // it did log
+  });
+
   it('the node is alive and answering, holds no live session, and leaves no record open', async () => {
     expect(await alive(node)).to.equal(true);
     expect(await waitNoLiveSessions(node, 30_000)).to.equal(0);
