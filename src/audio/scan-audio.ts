@@ -43,7 +43,7 @@ export async function probeDuration(input: Omit<ScanAudioInput, 'language'>, sig
 }
 
 export async function transcribeScanAudio(
-  services: Pick<Services, 'stt'>,
+  services: Pick<Services, 'stt'> & { config?: Pick<Services['config'], 'tuning'> },
   input: ScanAudioInput,
   signal?: AbortSignal,
 ): Promise<{ utterances: Utterance[]; seconds: number }> {
@@ -57,7 +57,7 @@ export async function transcribeScanAudio(
   let pcm$: Observable<Int16Array> = from(chunks(audio.samples, Math.round(audio.sampleRate / 10))).pipe(
     resample(audio.sampleRate, stt.sampleRate),
   );
-  if (stt.wantsSegments) pcm$ = pcm$.pipe(segment({ sampleRate: stt.sampleRate }));
+  if (stt.wantsSegments) pcm$ = pcm$.pipe(segment({ ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate }));
   const texts$ = pcm$.pipe(
     transcribe(stt, opts),
     filter((r) => r.final && r.text.trim() !== ''),
