@@ -194,3 +194,16 @@ export async function storedSessions(
     db.close();
   }
 }
+
+/** A key's balance, read straight from the embedded store (by its label). */
+export async function balanceOf(dataDir: string, label: string): Promise<number> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(dataDir, 'voice.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT credits FROM keys WHERE label = ?').get(label) as { credits: number } | undefined;
+    if (!row) throw new Error(`no key labelled ${label}`);
+    return row.credits;
+  } finally {
+    db.close();
+  }
+}
