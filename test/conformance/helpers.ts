@@ -140,7 +140,12 @@ export function checkVerdict(v: unknown): Json {
   for (const s of o.signals as unknown[]) e(s).to.be.a('string');
   e(['heuristic', 'llm', 'combined', 'stored']).to.include(o.source);
   if (o.source === 'heuristic') e(o, 'summary only when a model produced the verdict').not.to.have.property('summary');
-  if ('summary' in o) e(o.summary).to.be.a('string');
+  if ('summary' in o) {
+    e(o.summary).to.be.a('string');
+    // At most two sentences.
+    const sentences = (o.summary as string).split(/(?<=[.!?])\s+/).filter((x) => x.trim() !== '');
+    e(sentences.length, `summary has at most two sentences: ${o.summary as string}`).to.be.at.most(2);
+  }
   return o;
 }
 
