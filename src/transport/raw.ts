@@ -23,9 +23,10 @@ export function parseRawStart(msg: JsonObject): { info: StartInfo } | { reason: 
   const numbers: { from?: string; to?: string } = {};
   for (const field of ['from', 'to'] as const) {
     const v = msg[field];
-    // Absent, null or "" all mean "not known": clients often fill an unknown caller with "".
-    if (v === undefined || v === null || v === '') continue;
-    if (!isE164(v)) return { reason: `${field} must be an E.164 number with a leading +` };
+    // Absent, null, "" or not E.164 (e.g. "anonymous", a national number) all mean "not known", as on the
+    // vendor streams: the spec closes a socket only for a bad encoding or sample_rate, and without `from`
+    // the session still runs and files callback numbers.
+    if (!isE164(v)) continue;
     numbers[field] = v;
   }
 

@@ -252,6 +252,25 @@ describe('conformance: WebSocket /filter/stream', function () {
     expect(s.events.at(-1)).to.include({ reported: true, reported_numbers: 1 });
   });
 
+  it('a from that is not E.164 does not refuse the start; the session runs and only callback numbers are filed', async () => {
+    // Spec: the socket closes with no events only for no start, binary before start, or a bad encoding/sample_rate;
+    // filing rule (3) files `from` only "in E.164 with a leading +".
+    const s = open(url('&report=true'));
+    await s.opened;
+    send(s, { type: 'start', from: 'anonymous', to: '2025550999' });
+    for (const l of SCAM_LINES) say(s, l);
+    send(s, { type: 'stop' });
+    await s.closed;
+    expect(s.events[0]!.type).to.equal('session.started');
+    expect(s.events.at(-1)).to.include({ type: 'session.ended', reported: true, reported_numbers: 1 });
+  });
+
+  it('filter session.started carries no persona', async () => {
+    const s = await call([]);
+    expect(s.events[0]!.type).to.equal('session.started');
+    expect(s.events[0]).not.to.have.property('persona');
+  });
+
   it('a clean call sends zero verdict events and files nothing', async () => {
     const s = await call(CLEAN_LINES, '&report=true');
     expect(s.events.filter((e) => e.type === 'verdict')).to.have.length(0);
