@@ -58,7 +58,19 @@ const intel: Schema = {
 
 const sessionRecord: Schema = {
   type: 'object',
-  required: ['id', 'kind', 'protocol', 'started_at', 'turns', 'transcript', 'score', 'level', 'category', 'intel_count', 'reported'],
+  required: [
+    'id',
+    'kind',
+    'protocol',
+    'started_at',
+    'turns',
+    'transcript',
+    'score',
+    'level',
+    'category',
+    'intel_count',
+    'reported',
+  ],
   properties: {
     id: { type: 'string', format: 'uuid' },
     kind: { enum: ['filter', 'honeypot', 'scan'] },
@@ -155,7 +167,12 @@ export const OPENAPI = {
   components: {
     securitySchemes: {
       apiKey: { type: 'apiKey', in: 'header', name: 'X-Auth' },
-      apiKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Sockets and vendor-XML entry points only.' },
+      apiKeyQuery: {
+        type: 'apiKey',
+        in: 'query',
+        name: 'key',
+        description: 'Sockets and vendor-XML entry points only.',
+      },
     },
     schemas: {
       Error: {
@@ -183,7 +200,14 @@ export const OPENAPI = {
           personas: int,
           prices: {
             type: 'object',
-            required: ['credit_usd', 'filter_per_minute', 'honeypot_per_minute', 'scan', 'scan_audio_minute', 'managed_telephony_per_minute'],
+            required: [
+              'credit_usd',
+              'filter_per_minute',
+              'honeypot_per_minute',
+              'scan',
+              'scan_audio_minute',
+              'managed_telephony_per_minute',
+            ],
             properties: {
               credit_usd: { type: 'number' },
               filter_per_minute: int,
@@ -216,7 +240,11 @@ export const OPENAPI = {
               {
                 categories: {
                   type: 'array',
-                  items: { type: 'object', required: ['name', 'description'], properties: { name: { enum: [...CATEGORIES] }, description: str } },
+                  items: {
+                    type: 'object',
+                    required: ['name', 'description'],
+                    properties: { name: { enum: [...CATEGORIES] }, description: str },
+                  },
                 },
                 notes: { type: 'array', items: str },
               },
@@ -262,14 +290,27 @@ export const OPENAPI = {
           content: {
             'application/json': { schema: scanBody },
             'multipart/form-data': {
-              schema: { ...scanBody, properties: { ...(scanBody.properties as Schema), audio: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+              schema: {
+                ...scanBody,
+                properties: {
+                  ...(scanBody.properties as Schema),
+                  audio: { type: 'string', contentMediaType: 'application/octet-stream' },
+                },
+              },
             },
           },
         },
         responses: {
           200: json(
             success(
-              { session_id: { type: 'string', format: 'uuid' }, verdict: ref('Verdict'), intel: ref('Intel'), transcript: str, reported: bool, reported_numbers: int },
+              {
+                session_id: { type: 'string', format: 'uuid' },
+                verdict: ref('Verdict'),
+                intel: ref('Intel'),
+                transcript: str,
+                reported: bool,
+                reported_numbers: int,
+              },
               ['session_id', 'verdict', 'intel', 'transcript', 'reported', 'reported_numbers'],
             ),
             'The verdict, stored as a session of kind scan.',
@@ -287,7 +328,14 @@ export const OPENAPI = {
       get: {
         tags: ['sessions'],
         summary: "The calling key's sessions, newest first.",
-        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, description: 'Any other value becomes 50.' }],
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+            description: 'Any other value becomes 50.',
+          },
+        ],
         responses: {
           200: json(success({ sessions: { type: 'array', items: ref('SessionRecord') } }, ['sessions']), 'Sessions.'),
           401: E[401],
@@ -301,7 +349,11 @@ export const OPENAPI = {
         parameters: [{ name: 'id', in: 'path', required: true, schema: str }],
         responses: {
           200: json(
-            success({ session: ref('SessionRecord'), verdict: ref('Verdict'), intel: ref('Intel') }, ['session', 'verdict', 'intel']),
+            success({ session: ref('SessionRecord'), verdict: ref('Verdict'), intel: ref('Intel') }, [
+              'session',
+              'verdict',
+              'intel',
+            ]),
             'The session.',
           ),
           401: E[401],
@@ -313,9 +365,14 @@ export const OPENAPI = {
       get: {
         tags: ['numbers'],
         summary: 'Whether a number is reported (complaints filed). Free.',
-        parameters: [{ name: 'e164', in: 'path', required: true, schema: str, description: 'URL-encoded, e.g. %2B15125550100.' }],
+        parameters: [
+          { name: 'e164', in: 'path', required: true, schema: str, description: 'URL-encoded, e.g. %2B15125550100.' },
+        ],
         responses: {
-          200: json(success(numberStatus.properties as Record<string, Schema>, numberStatus.required as string[]), 'The number.'),
+          200: json(
+            success(numberStatus.properties as Record<string, Schema>, numberStatus.required as string[]),
+            'The number.',
+          ),
           400: E[400],
           401: E[401],
         },
@@ -333,7 +390,12 @@ export const OPENAPI = {
         responses: {
           200: json(
             success(
-              { numbers: { type: 'array', items: ref('NumberStatus') }, since: dateTime, limit: int, next_since: dateTime },
+              {
+                numbers: { type: 'array', items: ref('NumberStatus') },
+                since: dateTime,
+                limit: int,
+                next_since: dateTime,
+              },
               ['numbers', 'since', 'limit'],
             ),
             'A page of the feed.',
@@ -347,14 +409,21 @@ export const OPENAPI = {
       put: {
         tags: ['domains'],
         summary: 'Create or replace a SIP-firewall domain.',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9.-]{1,253}$' } }],
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9.-]{1,253}$' } },
+        ],
         requestBody: {
           content: {
             'application/json': {
               schema: {
                 type: 'object',
                 additionalProperties: false,
-                properties: { spam_action: { enum: ['decline', 'honeypot'] }, forward_uri: str, persona: str, webhook: str },
+                properties: {
+                  spam_action: { enum: ['decline', 'honeypot'] },
+                  forward_uri: str,
+                  persona: str,
+                  webhook: str,
+                },
               },
             },
           },
@@ -370,13 +439,30 @@ export const OPENAPI = {
         tags: ['domains'],
         summary: 'A domain as the PUT returns it.',
         parameters: [{ name: 'id', in: 'path', required: true, schema: str }],
-        responses: { 200: json(success({ domain: ref('Domain') }, ['domain']), 'The domain.'), 400: E[400], 401: E[401], 404: E[404] },
+        responses: {
+          200: json(success({ domain: ref('Domain') }, ['domain']), 'The domain.'),
+          400: E[400],
+          401: E[401],
+          404: E[404],
+        },
       },
     },
-    '/voice/filter/vendor-a-xml': { post: vendorXml('Vendor A voice URL: stream to the filter and dial `forward`.'), get: vendorXml('As POST.') },
-    '/voice/filter/vendor-b-xml': { post: vendorXml('Vendor B voice URL: stream to the filter and dial `forward`.'), get: vendorXml('As POST.') },
-    '/voice/honeypot/vendor-a-xml': { post: vendorXml('Vendor A: hand the call to the honeypot.'), get: vendorXml('As POST.') },
-    '/voice/honeypot/vendor-b-xml': { post: vendorXml('Vendor B: hand the call to the honeypot.'), get: vendorXml('As POST.') },
+    '/voice/filter/vendor-a-xml': {
+      post: vendorXml('Vendor A voice URL: stream to the filter and dial `forward`.'),
+      get: vendorXml('As POST.'),
+    },
+    '/voice/filter/vendor-b-xml': {
+      post: vendorXml('Vendor B voice URL: stream to the filter and dial `forward`.'),
+      get: vendorXml('As POST.'),
+    },
+    '/voice/honeypot/vendor-a-xml': {
+      post: vendorXml('Vendor A: hand the call to the honeypot.'),
+      get: vendorXml('As POST.'),
+    },
+    '/voice/honeypot/vendor-b-xml': {
+      post: vendorXml('Vendor B: hand the call to the honeypot.'),
+      get: vendorXml('As POST.'),
+    },
     '/voice/openapi.json': {
       get: {
         tags: ['discovery'],
@@ -406,7 +492,10 @@ export const OPENAPI = {
         tags: ['console'],
         summary: 'The tuning knobs in force on this node (docs/tuning.md).',
         responses: {
-          200: json(success({ tuning: { type: 'object', additionalProperties: { type: ['number', 'string'] } } }, ['tuning']), 'Tuning.'),
+          200: json(
+            success({ tuning: { type: 'object', additionalProperties: { type: ['number', 'string'] } } }, ['tuning']),
+            'Tuning.',
+          ),
           401: E[401],
         },
       },

@@ -82,7 +82,8 @@ export function parseScanArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   if (encoding) args.settings.raw = { encoding: encoding as 'pcm16' | 'mulaw', ...(rate ? { sampleRate: rate } : {}) };
   args.key ??= env.VOICE_KEY;
   if (args.url && !args.key) return '--url needs --key (or VOICE_KEY)';
-  if (args.settings.report && !args.url) return '--report works only against a node (--url): in-process scans file nothing';
+  if (args.settings.report && !args.url)
+    return '--report works only against a node (--url): in-process scans file nothing';
   if (args.settings.report && !args.settings.from) return '--report needs --from';
   return args;
 }
@@ -108,7 +109,8 @@ export async function run(argv: string[]): Promise<number> {
   const done = new Set(earlier.filter((r) => !r.error).map(doneKey));
   const todo = files.filter((f) => !done.has(doneKey({ file: f.path, size: f.size, mtime_ms: f.mtimeMs })));
   const skipped = files.length - todo.length;
-  if (skipped > 0) console.error(`voice scan: ${skipped} of ${files.length} files already scored in ${jsonl}; skipping them`);
+  if (skipped > 0)
+    console.error(`voice scan: ${skipped} of ${files.length} files already scored in ${jsonl}; skipping them`);
 
   let scanner: FileScanner;
   if (args.url) {

@@ -35,10 +35,7 @@ export type ScanRequest = {
   from?: string;
   to?: string;
   report?: boolean;
-} & (
-  | { transcript: string }
-  | { audio: Uint8Array; encoding?: 'wav' | 'pcm16' | 'mulaw'; sample_rate?: number }
-);
+} & ({ transcript: string } | { audio: Uint8Array; encoding?: 'wav' | 'pcm16' | 'mulaw'; sample_rate?: number });
 
 export interface ScanResponse {
   session_id: string;

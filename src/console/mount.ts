@@ -53,7 +53,8 @@ export function consoleMount(services: Services, supervisor: Supervisor): Mount 
         }
         void authenticate(services.store, rawKey).then(
           (key) => {
-            if (!key) return refuse('401 Unauthorized', rawKey ? 'key: wrong key' : 'key: missing (key query parameter)');
+            if (!key)
+              return refuse('401 Unauthorized', rawKey ? 'key: wrong key' : 'key: missing (key query parameter)');
             if (aborted) return;
             res.cork(() => res.upgrade<Watcher>({ keyId: key.id }, secKey, secProtocol, secExtensions, context));
           },

@@ -35,30 +35,39 @@ export function validate(value: unknown, schema: Schema, root: Schema, at = '$')
   const have = typeOf(value);
   if (schema.type !== undefined) {
     const wants = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-    if (!wants.some((w) => typeMatches(w, have))) return [...problems, `${at}: expected ${wants.join('|')}, got ${have}`];
+    if (!wants.some((w) => typeMatches(w, have)))
+      return [...problems, `${at}: expected ${wants.join('|')}, got ${have}`];
   }
   if ('const' in schema && value !== schema.const) problems.push(`${at}: expected ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} not in enum`);
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value))
+    problems.push(`${at}: ${JSON.stringify(value)} not in enum`);
   if (typeof value === 'number') {
     if (typeof schema.minimum === 'number' && value < schema.minimum) problems.push(`${at}: below ${schema.minimum}`);
     if (typeof schema.maximum === 'number' && value > schema.maximum) problems.push(`${at}: above ${schema.maximum}`);
   }
   if (typeof value === 'string') {
     if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) problems.push(`${at}: too long`);
-    if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern).test(value)) problems.push(`${at}: does not match ${schema.pattern}`);
+    if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern).test(value))
+      problems.push(`${at}: does not match ${schema.pattern}`);
     if (schema.format === 'date-time' && !DATE_TIME.test(value)) problems.push(`${at}: not a date-time`);
     if (schema.format === 'uuid' && !UUID.test(value)) problems.push(`${at}: not a uuid`);
   }
   if (have === 'array' && schema.items) {
-    (value as unknown[]).forEach((item, i) => problems.push(...validate(item, schema.items as Schema, root, `${at}[${i}]`)));
+    (value as unknown[]).forEach((item, i) =>
+      problems.push(...validate(item, schema.items as Schema, root, `${at}[${i}]`)),
+    );
   }
   if (have === 'object') {
     const obj = value as Record<string, unknown>;
     const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
-    for (const r of (schema.required as string[] | undefined) ?? []) if (!(r in obj)) problems.push(`${at}: missing ${r}`);
+    for (const r of (schema.required as string[] | undefined) ?? [])
+      if (!(r in obj)) problems.push(`${at}: missing ${r}`);
     for (const [k, v] of Object.entries(obj)) {
       if (props[k]) problems.push(...validate(v, props[k]!, root, `${at}.${k}`));
-      else if (schema.additionalProperties === false || (schema.additionalProperties === undefined && schema.properties))
+      else if (
+        schema.additionalProperties === false ||
+        (schema.additionalProperties === undefined && schema.properties)
+      )
         problems.push(`${at}: undocumented ${k}`);
       else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
         problems.push(...validate(v, schema.additionalProperties as Schema, root, `${at}.${k}`));

@@ -7,7 +7,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const ROOT = path.resolve('.');
 
-function voice(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function voice(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       cwd: ROOT,
@@ -40,9 +43,32 @@ describe('voice scan (batch)', function () {
     fs.mkdirSync(path.join(calls, 'nested'), { recursive: true });
     const wav = path.join(calls, 'irs.wav');
     execFileSync('espeak-ng', ['-w', wav, 'This is the Internal Revenue Service. There is a warrant for your arrest.']);
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, '-ar', '16000', path.join(calls, 'nested', 'irs.mp3')]);
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, '-ar', '8000', '-f', 'mulaw', path.join(calls, 'irs.ulaw')]);
-    fs.writeFileSync(path.join(calls, 'dentist.txt'), "caller: Hi, it is Sarah from Doctor Patel's office, confirming Thursday at three.\n");
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      wav,
+      '-ar',
+      '16000',
+      path.join(calls, 'nested', 'irs.mp3'),
+    ]);
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      wav,
+      '-ar',
+      '8000',
+      '-f',
+      'mulaw',
+      path.join(calls, 'irs.ulaw'),
+    ]);
+    fs.writeFileSync(
+      path.join(calls, 'dentist.txt'),
+      "caller: Hi, it is Sarah from Doctor Patel's office, confirming Thursday at three.\n",
+    );
     fs.writeFileSync(
       path.join(calls, 'prize.json'),
       JSON.stringify({
@@ -85,7 +111,10 @@ describe('voice scan (batch)', function () {
     expect(csv[0]).to.equal(CSV_COLUMNS.join(','));
     expect(csv).to.have.length(6);
     expect(csv.find((l) => l.includes('prize.json'))).to.contain('"Lotteries, Prizes & Sweepstakes"');
-    expect(r.stdout).to.match(/files\s+5/).and.match(/scam\s+1/).and.match(/results: .*results\.jsonl/);
+    expect(r.stdout)
+      .to.match(/files\s+5/)
+      .and.match(/scam\s+1/)
+      .and.match(/results: .*results\.jsonl/);
   });
 
   it('resumes: files already scored are skipped unless they changed', async () => {
@@ -114,12 +143,25 @@ describe('voice scan (batch)', function () {
 
     it('scores through the HTTP API: transcripts stored as sessions of the key, audio failing with the node’s 502', async () => {
       const nodeOut = path.join(dir, 'node', 'results');
-      const r = await voice(['scan', calls, '--url', server.url, '--key', server.key, '--out', nodeOut, '--encoding', 'mulaw']);
+      const r = await voice([
+        'scan',
+        calls,
+        '--url',
+        server.url,
+        '--key',
+        server.key,
+        '--out',
+        nodeOut,
+        '--encoding',
+        'mulaw',
+      ]);
       expect(r.code).to.equal(1);
       const rows = rowsOf(`${nodeOut}.jsonl`);
       const prize = rows.find((x) => x.file.endsWith('prize.json'))!;
       expect(prize.level).to.equal('scam');
-      const stored = await fetch(`${server.url}/voice/sessions/${prize.session_id}`, { headers: { 'X-Auth': server.key } });
+      const stored = await fetch(`${server.url}/voice/sessions/${prize.session_id}`, {
+        headers: { 'X-Auth': server.key },
+      });
       expect(stored.status).to.equal(200);
       const wav = rows.find((x) => x.file.endsWith('irs.wav'))!;
       expect(wav.error).to.match(/^502: transcription failed/);

@@ -32,12 +32,19 @@ describe('client kit against a node', function () {
   });
 
   it('rejects a refused socket upgrade with its status', async () => {
-    const refused = await new VoiceClient({ url: server.url, key: 'not-a-key-at-all' }).openFilter().catch((e: unknown) => e);
+    const refused = await new VoiceClient({ url: server.url, key: 'not-a-key-at-all' })
+      .openFilter()
+      .catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(VoiceApiError).with.property('status', 401);
   });
 
   it('runs a honeypot call: persona audio through onAudio, events through the async iterator, then the stored session', async () => {
-    const call = await client.openHoneypot({ call_id: 'kit-1', from: '+12025550111', encoding: 'mulaw', sample_rate: 8000 });
+    const call = await client.openHoneypot({
+      call_id: 'kit-1',
+      from: '+12025550111',
+      encoding: 'mulaw',
+      sample_rate: 8000,
+    });
     let audioBytes = 0;
     call.onAudio((frame) => (audioBytes += frame.length));
     const started = await call.waitFor('session.started');
@@ -65,7 +72,12 @@ describe('client kit against a node', function () {
     const ended = call.events.at(-1) as Extract<SessionEvent, { type: 'session.ended' }>;
     expect(ended.intel.dtmf).to.equal('9');
     const detail = await client.session(started.session_id);
-    expect(detail.session).to.include({ id: started.session_id, kind: 'honeypot', call_id: 'kit-1', persona_id: persona.id });
+    expect(detail.session).to.include({
+      id: started.session_id,
+      kind: 'honeypot',
+      call_id: 'kit-1',
+      persona_id: persona.id,
+    });
     expect((await client.sessions(5)).map((s) => s.id)).to.include(started.session_id);
   });
 });

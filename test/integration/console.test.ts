@@ -86,7 +86,9 @@ describe('operator console (headless Chromium)', function () {
     for (const line of ESCALATING_SCAM_CALL.slice(1)) call.sendText(line);
     await call.waitFor('verdict');
     await page.waitForFunction("document.querySelector('#detail .level')?.textContent === 'scam'");
-    const live = await page.$$eval('#detail .timeline circle.point', (cs) => cs.map((c) => Number(c.getAttribute('data-score'))));
+    const live = await page.$$eval('#detail .timeline circle.point', (cs) =>
+      cs.map((c) => Number(c.getAttribute('data-score'))),
+    );
     expect(live.length).to.be.at.least(2);
     expect(live.at(-1)!).to.be.greaterThan(first);
     expect(await page.$$eval('#detail .transcript .line', (ls) => ls.length)).to.equal(ESCALATING_SCAM_CALL.length);

@@ -29,7 +29,11 @@ describe('metrics (Prometheus, VOICE_METRICS_PORT)', function () {
 
   before(async () => {
     // The honeypot is off (its upgrades answer 503); a low rate limit lets the test reach a 429.
-    server = await startTestServer({ VOICE_METRICS_PORT: '0', VOICE_FEATURES: 'scan,live_filter', VOICE_RATE_LIMIT: '40' });
+    server = await startTestServer({
+      VOICE_METRICS_PORT: '0',
+      VOICE_FEATURES: 'scan,live_filter',
+      VOICE_RATE_LIMIT: '40',
+    });
     client = new VoiceClient({ url: server.url, key: server.key });
   });
   after(async () => {
@@ -75,7 +79,11 @@ describe('metrics (Prometheus, VOICE_METRICS_PORT)', function () {
     expect(limited).to.equal(1);
 
     let after = await scrape();
-    for (let i = 0; i < 50 && sample(after, 'voice_webhook_posts_total') === sample(before, 'voice_webhook_posts_total'); i++) {
+    for (
+      let i = 0;
+      i < 50 && sample(after, 'voice_webhook_posts_total') === sample(before, 'voice_webhook_posts_total');
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 50));
       after = await scrape();
     }

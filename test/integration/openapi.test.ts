@@ -6,7 +6,12 @@ import { validate } from '../helpers/json-schema.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ESCALATING_SCAM_CALL } from './helpers/live-client.js';
 
-type Doc = Record<string, unknown> & { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>> };
+type Doc = Record<string, unknown> & {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>
+  >;
+};
 
 describe('OpenAPI document', function () {
   this.timeout(30_000);
@@ -22,7 +27,12 @@ describe('OpenAPI document', function () {
   after(async () => server.close());
 
   /** Calls the node and checks the answer against the document's schema for that path, method and status. */
-  async function check(method: string, path: string, template: string, opts: { key?: string | null; body?: unknown } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function check(
+    method: string,
+    path: string,
+    template: string,
+    opts: { key?: string | null; body?: unknown } = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const headers: Record<string, string> = {};
     const key = opts.key === undefined ? server.key : opts.key;
     if (key) headers['X-Auth'] = key;
@@ -39,7 +49,9 @@ describe('OpenAPI document', function () {
     expect(response, `${method} ${template} documents status ${res.status}`).to.not.equal(undefined);
     const schema = response!.content?.['application/json']?.schema;
     expect(schema, `${method} ${template} ${res.status} has a JSON schema`).to.not.equal(undefined);
-    expect(validate(body, schema!, doc as Record<string, unknown>), `${method} ${path} → ${res.status}`).to.deep.equal([]);
+    expect(validate(body, schema!, doc as Record<string, unknown>), `${method} ${path} → ${res.status}`).to.deep.equal(
+      [],
+    );
     return { status: res.status, body };
   }
 
@@ -50,7 +62,9 @@ describe('OpenAPI document', function () {
 
   it('lists every route the node serves, and nothing it does not', () => {
     const served = allRoutes(server.services).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
-    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect([...documented].sort()).to.deep.equal([...new Set(served)].sort());
   });
 
@@ -78,7 +92,9 @@ describe('OpenAPI document', function () {
     expect((list.body.sessions as unknown[]).length).to.equal(2);
     const one = await check('GET', `/voice/sessions/${ended.session_id}`, '/voice/sessions/{id}');
     expect((one.body.intel as Record<string, unknown>).dtmf).to.equal('7');
-    await check('GET', `/voice/sessions/${scan.body.session_id as string}`, '/voice/sessions/{id}', { key: server.otherKey });
+    await check('GET', `/voice/sessions/${scan.body.session_id as string}`, '/voice/sessions/{id}', {
+      key: server.otherKey,
+    });
 
     await check('GET', `/voice/numbers/${encodeURIComponent('+12025550177')}`, '/voice/numbers/{e164}');
     await check('GET', '/voice/numbers/12345', '/voice/numbers/{e164}');
@@ -86,7 +102,9 @@ describe('OpenAPI document', function () {
     expect(feed.body.next_since).to.be.a('string');
     await check('GET', '/voice/numbers?limit=0', '/voice/numbers');
 
-    await check('PUT', '/domains/pbx.example.com', '/domains/{id}', { body: { spam_action: 'honeypot', webhook: 'https://hooks.example.com/v' } });
+    await check('PUT', '/domains/pbx.example.com', '/domains/{id}', {
+      body: { spam_action: 'honeypot', webhook: 'https://hooks.example.com/v' },
+    });
     await check('GET', '/domains/pbx.example.com', '/domains/{id}');
     await check('PUT', '/domains/pbx.example.com', '/domains/{id}', { key: server.otherKey, body: {} });
     await check('GET', '/domains/nothing.example.com', '/domains/{id}');
@@ -105,6 +123,8 @@ describe('OpenAPI document', function () {
     const documented = Object.keys(doc.paths['/voice/honeypot/vendor-b-xml']!.post!.responses['200']!.content!);
     expect(documented).to.include(xml.headers.get('content-type')!.split(';')[0]!);
     const page = await fetch(`${server.url}/console`);
-    expect(Object.keys(doc.paths['/console']!.get!.responses['200']!.content!)).to.include(page.headers.get('content-type')!.split(';')[0]!);
+    expect(Object.keys(doc.paths['/console']!.get!.responses['200']!.content!)).to.include(
+      page.headers.get('content-type')!.split(';')[0]!,
+    );
   });
 });

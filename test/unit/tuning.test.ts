@@ -5,7 +5,11 @@ import { DEFAULT_TUNING, describeTuning, loadTuning } from '../../src/tuning.js'
 describe('tuning', () => {
   it('defaults to the segmenter defaults and a random persona', () => {
     expect(loadTuning({})).to.deep.equal(DEFAULT_TUNING);
-    expect(describeTuning(loadTuning({}))).to.include({ honeypot_persona: 'random', model_every_ms: 30_000, model_min_new_chars: 120 });
+    expect(describeTuning(loadTuning({}))).to.include({
+      honeypot_persona: 'random',
+      model_every_ms: 30_000,
+      model_min_new_chars: 120,
+    });
   });
 
   it('reads every knob from the environment', () => {
@@ -26,6 +30,9 @@ describe('tuning', () => {
 
   it('stops the configuration naming the variable on a bad value', () => {
     expect(() => loadConfig({ VOICE_VAD_MODE: '4' })).to.throw(ConfigError, /^VOICE_VAD_MODE: must be between 0 and 3/);
-    expect(() => loadConfig({ VOICE_VAD_HANGOVER_MS: 'long' })).to.throw(ConfigError, /^VOICE_VAD_HANGOVER_MS: expected a whole number/);
+    expect(() => loadConfig({ VOICE_VAD_HANGOVER_MS: 'long' })).to.throw(
+      ConfigError,
+      /^VOICE_VAD_HANGOVER_MS: expected a whole number/,
+    );
   });
 });

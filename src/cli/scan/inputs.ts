@@ -45,7 +45,10 @@ export async function collectInputs(paths: readonly string[]): Promise<InputFile
     if (!st.isFile()) return;
     const type = typeOf(p);
     if (!type) {
-      if (explicit) throw new Error(`${p}: not a recording or transcript (${[...AUDIO_EXTENSIONS, ...RAW_EXTENSIONS, ...TEXT_EXTENSIONS].join(' ')})`);
+      if (explicit)
+        throw new Error(
+          `${p}: not a recording or transcript (${[...AUDIO_EXTENSIONS, ...RAW_EXTENSIONS, ...TEXT_EXTENSIONS].join(' ')})`,
+        );
       return;
     }
     found.set(p, { path: p, size: st.size, mtimeMs: Math.round(st.mtimeMs), type });
@@ -68,13 +71,18 @@ export async function readTranscript(file: string): Promise<string> {
     throw new Error(`not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   const text = transcriptOf(doc);
-  if (text === null) throw new Error('JSON holds no transcript (expected "transcript", "lines", "utterances" or "turns")');
+  if (text === null)
+    throw new Error('JSON holds no transcript (expected "transcript", "lines", "utterances" or "turns")');
   return text;
 }
 
 function transcriptOf(doc: unknown): string | null {
   if (typeof doc === 'string') return doc;
-  if (Array.isArray(doc)) return doc.map(lineOf).filter((l): l is string => l !== null).join('\n');
+  if (Array.isArray(doc))
+    return doc
+      .map(lineOf)
+      .filter((l): l is string => l !== null)
+      .join('\n');
   if (doc && typeof doc === 'object') {
     const o = doc as Record<string, unknown>;
     if (typeof o.transcript === 'string') return o.transcript;

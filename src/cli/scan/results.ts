@@ -129,12 +129,16 @@ export function toCsv(rows: readonly ResultRow[]): string {
 }
 
 /** The closing table: files per level, failures, mean score, top categories, throughput. */
-export function summaryTable(rows: readonly ResultRow[], stats: { scanned: number; skipped: number; seconds: number }): string {
+export function summaryTable(
+  rows: readonly ResultRow[],
+  stats: { scanned: number; skipped: number; seconds: number },
+): string {
   const ok = rows.filter((r) => !r.error);
   const levels = ['clean', 'suspicious', 'likely_scam', 'scam'];
   const count = (level: string) => ok.filter((r) => r.level === level).length;
   const categories = new Map<string, number>();
-  for (const r of ok) if (r.category && r.category !== 'none') categories.set(r.category, (categories.get(r.category) ?? 0) + 1);
+  for (const r of ok)
+    if (r.category && r.category !== 'none') categories.set(r.category, (categories.get(r.category) ?? 0) + 1);
   const top = [...categories.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
   const mean = ok.length ? ok.reduce((a, r) => a + (r.score ?? 0), 0) / ok.length : 0;
   const table: Array<[string, string]> = [

@@ -23,7 +23,12 @@ export function consoleRoutes(s: Services): Route[] {
       method: 'GET',
       path: '/console',
       auth: 'none',
-      handle: async () => ({ status: 200, text: CONSOLE_HTML, contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS }),
+      handle: async () => ({
+        status: 200,
+        text: CONSOLE_HTML,
+        contentType: 'text/html; charset=utf-8',
+        headers: PAGE_HEADERS,
+      }),
     },
     {
       method: 'GET',

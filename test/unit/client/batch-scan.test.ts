@@ -10,7 +10,10 @@ import { doneKey, latestRows, toCsv, type ResultRow } from '../../../src/cli/sca
 
 describe('voice scan: pieces', () => {
   it('parses options and names the one that is wrong', () => {
-    const a = parseScanArgs(['calls', '--concurrency', '8', '--encoding', 'pcm16', '--sample-rate', '16000', '--out', 'o/r'], {});
+    const a = parseScanArgs(
+      ['calls', '--concurrency', '8', '--encoding', 'pcm16', '--sample-rate', '16000', '--out', 'o/r'],
+      {},
+    );
     expect(a).to.deep.include({ paths: ['calls'], concurrency: 8, out: 'o/r' });
     expect((a as { settings: unknown }).settings).to.deep.equal({ raw: { encoding: 'pcm16', sampleRate: 16000 } });
     expect(parseScanArgs(['calls', '--url', 'http://n:8080'], { VOICE_KEY: 'k' })).to.deep.include({ key: 'k' });
@@ -30,7 +33,9 @@ describe('voice scan: pieces', () => {
     try {
       expect(await readTranscript(write('a.txt', 'caller: hi\ncallee: hello'))).to.equal('caller: hi\ncallee: hello');
       expect(await readTranscript(write('b.json', { transcript: 'caller: hi' }))).to.equal('caller: hi');
-      expect(await readTranscript(write('c.json', ['one', { speaker: 'caller', text: 'two' }]))).to.equal('one\ncaller: two');
+      expect(await readTranscript(write('c.json', ['one', { speaker: 'caller', text: 'two' }]))).to.equal(
+        'one\ncaller: two',
+      );
       expect(await readTranscript(write('d.json', { turns: [{ role: 'callee', text: 'x' }] }))).to.equal('callee: x');
       await readTranscript(write('e.json', '{nope')).then(
         () => expect.fail('bad JSON accepted'),
@@ -49,8 +54,28 @@ describe('voice scan: pieces', () => {
     const base = { size: 1, mtime_ms: 2, seconds: 0.1 };
     const rows: ResultRow[] = [
       { ...base, file: 'a.txt', error: 'boom' },
-      { ...base, file: 'b "q".json', session_id: 's', score: 0.9, level: 'scam', category: 'Lotteries, Prizes & Sweepstakes', tactics: ['urgency', 'prize_lure'], intel_counts: { amounts: 2, dtmf: 1 }, reported: true },
-      { ...base, file: 'a.txt', session_id: 't', score: 0.1, level: 'clean', category: 'none', tactics: [], intel_counts: {}, reported: false },
+      {
+        ...base,
+        file: 'b "q".json',
+        session_id: 's',
+        score: 0.9,
+        level: 'scam',
+        category: 'Lotteries, Prizes & Sweepstakes',
+        tactics: ['urgency', 'prize_lure'],
+        intel_counts: { amounts: 2, dtmf: 1 },
+        reported: true,
+      },
+      {
+        ...base,
+        file: 'a.txt',
+        session_id: 't',
+        score: 0.1,
+        level: 'clean',
+        category: 'none',
+        tactics: [],
+        intel_counts: {},
+        reported: false,
+      },
     ];
     const latest = latestRows(rows);
     expect(latest.map((r) => r.session_id)).to.deep.equal(['s', 't']);
@@ -74,10 +99,16 @@ describe('voice scan: pieces', () => {
     const bar = new Progress(2, tty.stream, true);
     bar.tick('a', 'clean 0.10');
     bar.tick('b', 'scam 0.95');
-    expect(tty.text()).to.match(/\r\x1b\[2K\[#{30}\] 2\/2 100% [\d.]+ files\/s, ETA 0s\n$/);
+    expect(tty.text().startsWith('\r\u001b[2K')).to.equal(true);
+    expect(tty.text()).to.match(/\[#{30}\] 2\/2 100% [\d.]+ files\/s, ETA 0s\n$/);
     const plain = capture();
     new Progress(1, plain.stream, false).tick('a.wav', 'failed: 502: no speech');
     expect(plain.text()).to.match(/^\[1\/1\] a\.wav: failed: 502: no speech \([\d.]+ files\/s, ETA 0s\)\n$/);
-    expect([formatSeconds(5), formatSeconds(125), formatSeconds(7300), formatSeconds(Infinity)]).to.deep.equal(['5s', '2m05s', '2h01m', '?']);
+    expect([formatSeconds(5), formatSeconds(125), formatSeconds(7300), formatSeconds(Infinity)]).to.deep.equal([
+      '5s',
+      '2m05s',
+      '2h01m',
+      '?',
+    ]);
   });
 });

@@ -9,13 +9,23 @@ function fakeActor(id: string, keyId: string): { actor: SessionActor; events: Su
   const events = new Subject<SessionEvent>();
   const actor = {
     id,
-    spec: { kind: 'filter', protocol: 'raw', key: { id: keyId }, start: { callId: `call-${id}`, from: '+12025550123' } },
+    spec: {
+      kind: 'filter',
+      protocol: 'raw',
+      key: { id: keyId },
+      start: { callId: `call-${id}`, from: '+12025550123' },
+    },
     events$: events.asObservable(),
   } as unknown as SessionActor;
   return { actor, events };
 }
 
-const started = (id: string): SessionEvent => ({ type: 'session.started', session_id: id, kind: 'filter', at: new Date().toISOString() });
+const started = (id: string): SessionEvent => ({
+  type: 'session.started',
+  session_id: id,
+  kind: 'filter',
+  at: new Date().toISOString(),
+});
 const line = (id: string, text: string): SessionEvent => ({
   type: 'transcript.line',
   session_id: id,
@@ -64,7 +74,11 @@ describe('console feed', () => {
     live.events.next(started('live'));
     for (const t of ['a', 'b', 'c', 'd']) live.events.next(line('live', t));
     const events = feed.snapshot('k').find((s) => s.session_id === 'live')!.events;
-    expect(events.map((e) => (e.type === 'transcript.line' ? e.text : e.type))).to.deep.equal(['session.started', 'c', 'd']);
+    expect(events.map((e) => (e.type === 'transcript.line' ? e.text : e.type))).to.deep.equal([
+      'session.started',
+      'c',
+      'd',
+    ]);
   });
 
   it('a watcher that throws never disturbs the session or other watchers', () => {
