@@ -14,7 +14,10 @@ describe('reliability: SIGTERM during live calls', function () {
   it('ends every live session with its final analysis and record, refuses new ones, exits 0 within the drain', async () => {
     const key = testKey();
     const dataDir = tempDataDir();
-    const node = await spawnNode({ dataDir, env: { VOICE_BOOTSTRAP_KEYS: `${key}:100000`, VOICE_DRAIN_SECONDS: '10' } });
+    const node = await spawnNode({
+      dataDir,
+      env: { VOICE_BOOTSTRAP_KEYS: `${key}:100000`, VOICE_DRAIN_SECONDS: '10' },
+    });
     const runs = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const run = await openLive(`${node.wsUrl}/voice/filter/stream?key=${key}`);
