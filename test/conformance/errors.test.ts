@@ -122,6 +122,24 @@ describe('conformance: sessions endpoints and errors', function () {
     expect(r.body.message).to.be.a('string');
   });
 
+  it('PUT {api_root}/domains/{id}: spam_action honeypot is accepted; a bad value is a 400 naming it; 401 without key', async () => {
+    const put = (id: string, body: unknown, key?: string) =>
+      fetch(`${server.url}/domains/${id}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', ...(key ? { 'X-Auth': key } : {}) },
+        body: JSON.stringify(body),
+      });
+    const ok = await put('pbx.example.com', { spam_action: 'honeypot' }, server.key);
+    expect(ok.status).to.equal(200);
+    const okBody = (await ok.json()) as Json;
+    expect(okBody.status).to.equal('success');
+    expect(JSON.stringify(okBody)).to.include('"spam_action":"honeypot"');
+    const bad = await put('pbx.example.com', { spam_action: 'explode' }, server.key);
+    expect(bad.status).to.equal(400);
+    expect(((await bad.json()) as Json).message).to.include('spam_action');
+    expect((await put('pbx.example.com', { spam_action: 'honeypot' })).status).to.equal(401);
+  });
+
   it('vendor-XML entry points: key and forward are required', async () => {
     for (const vendor of ['vendor-a', 'vendor-b']) {
       const base = `${server.url}/voice/filter/${vendor}-xml`;

@@ -98,6 +98,22 @@ describe('conformance: WebSocket /filter/stream', function () {
     }
   });
 
+  it('each event type has exactly the common fields plus its own extra fields', async () => {
+    const s = await call(SCAM_LINES);
+    const common = ['type', 'session_id', 'kind', 'call_id', 'from', 'to', 'at'];
+    const extra: Record<string, string[]> = {
+      'session.started': [],
+      'transcript.line': ['speaker', 'text'],
+      verdict: ['verdict'],
+      'session.ended': ['verdict', 'intel', 'transcript', 'duration_seconds', 'reported', 'reported_numbers'],
+    };
+    for (const e of s.events) {
+      const want = extra[e.type as string];
+      expect(want, `known event type ${e.type as string}`).to.not.equal(undefined);
+      expect(Object.keys(e).sort(), e.type as string).to.deep.equal([...common, ...want!].sort());
+    }
+  });
+
   it('transcript.line carries speaker and text; outbound is labelled callee', async () => {
     const s = open(url());
     await s.opened;
