@@ -29,7 +29,10 @@ export function mergeIntel(...parts: ReadonlyArray<Intel | undefined>): Intel {
     for (const part of parts) {
       for (const value of part?.[field] ?? []) {
         const trimmed = value.trim();
-        if (trimmed && !seen.has(trimmed.toLowerCase())) seen.set(trimmed.toLowerCase(), trimmed);
+        // One fact however it was punctuated or spaced ("Do not tell anyone" and "Do not tell anyone."):
+        // `intel_count` counts distinct facts.
+        const key = trimmed.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.,;:!?]+$/, '');
+        if (key && !seen.has(key)) seen.set(key, trimmed);
       }
     }
     if (seen.size > 0) out[field] = [...seen.values()];

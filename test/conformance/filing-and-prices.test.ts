@@ -13,7 +13,7 @@ describe('conformance: filing and prices', function () {
   before(async () => {
     server = await startTestServer({
       VOICE_BOOTSTRAP_KEYS:
-        'main_key_0001:1000000,two_credit:2,three_credit:3,five_credit:5,six_credit:6,seven_credit:7,eight_credit:8',
+        'main_key_0001:1000000,two_credit:2,free_check:2,three_credit:3,five_credit:5,six_credit:6,seven_credit:7,eight_credit:8',
     });
   });
   after(() => server.close());
@@ -47,6 +47,16 @@ describe('conformance: filing and prices', function () {
   it('a scam without report files nothing', async () => {
     await api(server.url, 'POST', '/scan', { key: 'main_key_0001', body: { transcript: SCAM, from: '+12025550192' } });
     expect(await lookup('+12025550192')).to.include({ reported: false });
+  });
+
+  it('GET /sessions/{id} is free: it answers with a zero balance', async () => {
+    const r = await api(server.url, 'POST', '/scan', { key: 'free_check', body: { transcript: CLEAN } });
+    expect(r.status).to.equal(200);
+    const again = await api(server.url, 'POST', '/scan', { key: 'free_check', body: { transcript: CLEAN } });
+    expect(again.status).to.equal(402);
+    const got = await api(server.url, 'GET', `/sessions/${r.body.session_id as string}`, { key: 'free_check' });
+    expect(got.status).to.equal(200);
+    expect((await api(server.url, 'GET', '/sessions', { key: 'free_check' })).status).to.equal(200);
   });
 
   async function startWith(path: string, key: string, q = ''): Promise<string> {

@@ -146,6 +146,24 @@ describe('conformance: WebSocket /honeypot/stream', function () {
     expect(s.events.at(-1)).to.include({ type: 'session.ended', reported: false, reported_numbers: 0 });
   });
 
+  it('greeting cannot be spoken: session.error (error, text) is sent and the session ends', async () => {
+    // A speech provider this machine cannot reach refuses the greeting.
+    const mute = await startTestServer({ VOICE_TTS: 'polly', AWS_ENDPOINT_URL: 'http://127.0.0.1:9' });
+    try {
+      const s = open(`${mute.wsUrl}/voice/honeypot/stream?key=${mute.key}`);
+      await s.opened;
+      send(s, { type: 'start', encoding: 'mulaw' });
+      await s.closed;
+      expect(s.events.map((e) => e.type)).to.deep.equal(['session.started', 'session.error', 'session.ended']);
+      const err = s.events[1]!;
+      expect(err.error).to.be.a('string').and.not.equal('');
+      expect(err.text).to.be.a('string');
+      expect(err.kind).to.equal('honeypot');
+    } finally {
+      await mute.close();
+    }
+  });
+
   it('a binary frame before start closes the socket with no events', async () => {
     const s = open(url());
     await s.opened;

@@ -53,6 +53,23 @@ describe('conformance: POST /scan', function () {
     expect(body).to.include({ reported: false, reported_numbers: 0 });
   });
 
+  it('intel holds distinct facts and the stored intel_count counts them', async () => {
+    const { body } = await scan({ transcript: SCAM });
+    const intel = checkIntel(body.intel);
+    let facts = 0;
+    for (const [k, v] of Object.entries(intel)) {
+      if (k === 'dtmf') {
+        facts += 1;
+        continue;
+      }
+      const keys = (v as string[]).map((x) => x.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.,;:!?]+$/, ''));
+      expect(new Set(keys).size, `${k} without repeats: ${JSON.stringify(v)}`).to.equal(keys.length);
+      facts += keys.length;
+    }
+    const got = await api(server.url, 'GET', `/sessions/${body.session_id as string}`, { key: server.key });
+    expect((got.body.session as Json).intel_count).to.equal(facts);
+  });
+
   it('a clean transcript: category none, level clean, intel may be empty ({})', async () => {
     const { status, body } = await scan({ transcript: CLEAN });
     expect(status).to.equal(200);
@@ -176,6 +193,13 @@ describe('conformance: POST /scan', function () {
       // one second of audio = 3 credits > 1 left
       expect(r.status).to.equal(402);
     });
+  });
+
+  it('a body over 25 MB is refused with status error', async () => {
+    const big = JSON.stringify({ transcript: 'a'.repeat(25 * 1024 * 1024 + 10) });
+    const r = await api(server.url, 'POST', '/scan', { key: server.key, raw: big });
+    expect(r.status).to.be.within(400, 499);
+    expect(r.body.status).to.equal('error');
   });
 
   it('503 when scan is off on the deployment', async () => {
