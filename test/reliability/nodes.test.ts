@@ -20,7 +20,7 @@ describe('reliability: three nodes on one store', function () {
   const dataDir = tempDataDir();
   const key = testKey('fleet');
   const tight = testKey('tight'); // 30 credits: ten first minutes of the filter, fleet-wide
-  let nodes: NodeProcess[] = [];
+  const nodes: NodeProcess[] = [];
 
   before(async () => {
     // One after the other: each creates the bootstrap keys only when absent.
