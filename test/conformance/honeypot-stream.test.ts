@@ -134,6 +134,10 @@ describe('conformance: WebSocket /honeypot/stream', function () {
 
     const rec = await api(server.url, 'GET', `/sessions/${started.session_id as string}`, { key: server.key });
     expect(rec.body.session).to.include({ kind: 'honeypot', persona_id: (started.persona as Json).id, reported: true });
+    const record = rec.body.session as Json;
+    expect(record.transcript).to.equal(ended.transcript);
+    expect(record.turns).to.equal((ended.transcript as string).split('\n').length);
+    expect(record.protocol).to.equal('raw');
   });
 
   it('report=false (URL) files nothing', async () => {
