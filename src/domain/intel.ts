@@ -21,6 +21,14 @@ export const INTEL_LIST_FIELDS = [
 export type IntelListField = (typeof INTEL_LIST_FIELDS)[number];
 export type Intel = { [K in IntelListField]?: string[] } & { dtmf?: string };
 
+/** Lower case, single spaces, no trailing punctuation; a loop, not a `[…]+$` regex, so long runs stay linear. */
+function factKey(value: string): string {
+  const key = value.toLowerCase().replace(/\s+/g, ' ');
+  let end = key.length;
+  while (end > 0 && ' .,;:!?'.includes(key[end - 1]!)) end--;
+  return key.slice(0, end);
+}
+
 /** Merges several partial intel objects, keeping first-seen order and dropping duplicates and empties. */
 export function mergeIntel(...parts: ReadonlyArray<Intel | undefined>): Intel {
   const out: Intel = {};
@@ -31,7 +39,7 @@ export function mergeIntel(...parts: ReadonlyArray<Intel | undefined>): Intel {
         const trimmed = value.trim();
         // One fact however it was punctuated or spaced ("Do not tell anyone" and "Do not tell anyone."):
         // `intel_count` counts distinct facts.
-        const key = trimmed.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.,;:!?]+$/, '');
+        const key = factKey(trimmed);
         if (key && !seen.has(key)) seen.set(key, trimmed);
       }
     }

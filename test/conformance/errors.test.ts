@@ -30,9 +30,12 @@ describe('conformance: sessions endpoints and errors', function () {
     for (const k of Object.keys(s)) expect(SESSION_FIELDS, `unknown session field ${k}`).to.include(k);
     expect(s.id).to.equal(ids[0]).and.match(UUID);
     expect(s).to.include({ kind: 'scan', protocol: 'http', from: '+12025550170', to: '+12025550100', reported: false });
-    for (const k of ['started_at', 'ended_at']) expect(new Date(s[k] as string).toString()).not.to.equal('Invalid Date');
+    for (const k of ['started_at', 'ended_at'])
+      expect(new Date(s[k] as string).toString()).not.to.equal('Invalid Date');
     for (const k of ['duration_seconds', 'turns', 'intel_count']) expect(Number.isInteger(s[k]), k).to.equal(true);
-    expect(s.transcript).to.be.a('string').and.match(/^[^:\n]+: /);
+    expect(s.transcript)
+      .to.be.a('string')
+      .and.match(/^[^:\n]+: /);
     expect(s.score).to.be.a('number');
     expect(s.level).to.equal('scam');
     expect(s.category).to.be.a('string');
@@ -43,7 +46,7 @@ describe('conformance: sessions endpoints and errors', function () {
     checkIntel(r.body.intel);
   });
 
-  it('404 for an unknown id and for another key\'s session, with status error and a message', async () => {
+  it("404 for an unknown id and for another key's session, with status error and a message", async () => {
     for (const r of [
       await api(server.url, 'GET', `/sessions/00000000-0000-4000-8000-000000000000`, { key: server.key }),
       await api(server.url, 'GET', `/sessions/${ids[0]!}`, { key: server.otherKey }),
@@ -66,7 +69,7 @@ describe('conformance: sessions endpoints and errors', function () {
     }
   });
 
-  it('GET /sessions lists only the calling key\'s sessions', async () => {
+  it("GET /sessions lists only the calling key's sessions", async () => {
     const mine = await list('');
     expect(mine.status).to.equal(200);
     expect(mine.body.status).to.equal('success');

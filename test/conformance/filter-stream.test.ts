@@ -314,7 +314,13 @@ describe('conformance: WebSocket /filter/stream', function () {
     const id = s.events[0]!.session_id as string;
     const r = await api(server.url, 'GET', `/sessions/${id}`, { key: server.key });
     expect(r.status).to.equal(200);
-    expect(r.body.session).to.include({ id, kind: 'filter', protocol: 'raw', call_id: 'c-1', turns: SCAM_LINES.length });
+    expect(r.body.session).to.include({
+      id,
+      kind: 'filter',
+      protocol: 'raw',
+      call_id: 'c-1',
+      turns: SCAM_LINES.length,
+    });
     expect((r.body.verdict as Json).source).to.equal('stored');
     const ended = s.events.at(-1)!;
     expect(r.body.intel).to.deep.equal(ended.intel);

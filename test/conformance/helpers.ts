@@ -68,7 +68,8 @@ export async function waitFor(s: Socket, type: string, ms = 10_000): Promise<Jso
   for (;;) {
     const e = s.events.find((x) => x.type === type);
     if (e) return e;
-    if (Date.now() - t0 > ms) throw new Error(`no ${type} within ${ms} ms; got ${s.events.map((x) => x.type).join(',')}`);
+    if (Date.now() - t0 > ms)
+      throw new Error(`no ${type} within ${ms} ms; got ${s.events.map((x) => x.type).join(',')}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -101,29 +102,96 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const VERDICT_FIELDS = ['score', 'level', 'category', 'tactics', 'signals', 'summary', 'source'];
 export const SESSION_FIELDS = [
-  'id', 'kind', 'protocol', 'call_id', 'from', 'to', 'persona_id', 'started_at', 'ended_at', 'duration_seconds',
-  'turns', 'transcript', 'score', 'level', 'category', 'summary', 'intel_count', 'reported',
+  'id',
+  'kind',
+  'protocol',
+  'call_id',
+  'from',
+  'to',
+  'persona_id',
+  'started_at',
+  'ended_at',
+  'duration_seconds',
+  'turns',
+  'transcript',
+  'score',
+  'level',
+  'category',
+  'summary',
+  'intel_count',
+  'reported',
 ];
 export const INTEL_FIELDS = [
-  'names', 'organizations', 'callback_numbers', 'emails', 'urls', 'crypto_wallets', 'bank_accounts', 'card_numbers',
-  'gift_card_brands', 'payment_apps', 'remote_tools', 'remote_codes', 'case_numbers', 'amounts', 'addresses',
-  'scripts', 'dtmf',
+  'names',
+  'organizations',
+  'callback_numbers',
+  'emails',
+  'urls',
+  'crypto_wallets',
+  'bank_accounts',
+  'card_numbers',
+  'gift_card_brands',
+  'payment_apps',
+  'remote_tools',
+  'remote_codes',
+  'case_numbers',
+  'amounts',
+  'addresses',
+  'scripts',
+  'dtmf',
 ];
 export const CATEGORIES = [
-  'Advance Fee Loan', 'Bank/Credit Card Company Imposter', 'Business Email Compromise',
-  'Calls pretending to be government, businesses, or family and friends', 'Charity', 'Computer & Technical Support',
-  'Counterfeit Product', 'COVID-19', 'Credit Cards', 'Credit Repair/Debt Relief', 'Cryptocurrency', 'Debt Collection',
-  'Lotteries, Prizes & Sweepstakes', 'Medical & Prescriptions', 'Moving', 'No Subject Provided', 'Phishing',
-  'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)', 'Rental', 'Romance', 'Tax Collection',
-  'Travel/Vacation/Timeshare', 'Utility', 'Warranties & Protection Plans', 'Work From Home & Other Ways To Make Money',
-  'Yellow Pages/Directories', 'Hang Up', 'Scammers', 'Advertising', 'Surveys', 'Financial Services', 'Store', 'Company',
+  'Advance Fee Loan',
+  'Bank/Credit Card Company Imposter',
+  'Business Email Compromise',
+  'Calls pretending to be government, businesses, or family and friends',
+  'Charity',
+  'Computer & Technical Support',
+  'Counterfeit Product',
+  'COVID-19',
+  'Credit Cards',
+  'Credit Repair/Debt Relief',
+  'Cryptocurrency',
+  'Debt Collection',
+  'Lotteries, Prizes & Sweepstakes',
+  'Medical & Prescriptions',
+  'Moving',
+  'No Subject Provided',
+  'Phishing',
+  'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)',
+  'Rental',
+  'Romance',
+  'Tax Collection',
+  'Travel/Vacation/Timeshare',
+  'Utility',
+  'Warranties & Protection Plans',
+  'Work From Home & Other Ways To Make Money',
+  'Yellow Pages/Directories',
+  'Hang Up',
+  'Scammers',
+  'Advertising',
+  'Surveys',
+  'Financial Services',
+  'Store',
+  'Company',
   'Other',
 ];
 export const TACTICS = [
-  'urgency', 'secrecy', 'authority_impersonation', 'remote_access', 'untraceable_payment', 'pii_harvest', 'otp_request',
-  'threat', 'prize_lure', 'family_fear', 'refund_bait', 'callback_pressure',
+  'urgency',
+  'secrecy',
+  'authority_impersonation',
+  'remote_access',
+  'untraceable_payment',
+  'pii_harvest',
+  'otp_request',
+  'threat',
+  'prize_lure',
+  'family_fear',
+  'refund_bait',
+  'callback_pressure',
 ];
-export const LEVEL_OF = (s: number): string => (s >= 0.85 ? 'scam' : s >= 0.6 ? 'likely_scam' : s >= 0.3 ? 'suspicious' : 'clean');
+export const LEVEL_OF = (s: number): string =>
+  s >= 0.85 ? 'scam' : s >= 0.6 ? 'likely_scam' : s >= 0.3 ? 'suspicious' : 'clean';
 
 /** Checks a verdict object against the spec's shape; returns it typed. */
 export function checkVerdict(v: unknown): Json {

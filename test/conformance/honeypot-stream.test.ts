@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { api, checkIntel, checkVerdict, open, RFC3339, say, send, upgradeStatus, UUID, waitFor, type Json } from './helpers.js';
+import {
+  api,
+  checkIntel,
+  checkVerdict,
+  open,
+  RFC3339,
+  say,
+  send,
+  upgradeStatus,
+  UUID,
+  waitFor,
+  type Json,
+} from './helpers.js';
 
 const SCAM_LINES = [
   'This is officer Brooks from the Social Security Administration, your number has been suspended.',
@@ -130,7 +142,8 @@ describe('conformance: WebSocket /honeypot/stream', function () {
     expect(ended).to.include({ reported: true, reported_numbers: 2 });
     const speakers = new Set((ended.transcript as string).split('\n').map((l) => l.slice(0, l.indexOf(': '))));
     expect([...speakers].sort()).to.deep.equal([name, 'caller'].sort());
-    for (const e of s.events.filter((x) => x.type === 'transcript.line')) expect([name, 'caller']).to.include(e.speaker);
+    for (const e of s.events.filter((x) => x.type === 'transcript.line'))
+      expect([name, 'caller']).to.include(e.speaker);
 
     const rec = await api(server.url, 'GET', `/sessions/${started.session_id as string}`, { key: server.key });
     expect(rec.body.session).to.include({ kind: 'honeypot', persona_id: (started.persona as Json).id, reported: true });

@@ -62,7 +62,12 @@ describe('conformance: POST /scan', function () {
         facts += 1;
         continue;
       }
-      const keys = (v as string[]).map((x) => x.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.,;:!?]+$/, ''));
+      const keys = (v as string[]).map((x) =>
+        x
+          .toLowerCase()
+          .replace(/\s+/g, ' ')
+          .replace(/[\s.,;:!?]+$/, ''),
+      );
       expect(new Set(keys).size, `${k} without repeats: ${JSON.stringify(v)}`).to.equal(keys.length);
       facts += keys.length;
     }
@@ -189,7 +194,10 @@ describe('conformance: POST /scan', function () {
     });
 
     it('mulaw defaults to 8000 Hz (8000 bytes = one second)', async () => {
-      const r = await scanAs('four_credits', { audio_base64: Buffer.alloc(8000, 0xff).toString('base64'), encoding: 'mulaw' });
+      const r = await scanAs('four_credits', {
+        audio_base64: Buffer.alloc(8000, 0xff).toString('base64'),
+        encoding: 'mulaw',
+      });
       // one second of audio = 3 credits > 1 left
       expect(r.status).to.equal(402);
     });
@@ -231,12 +239,20 @@ describe('conformance: POST /scan', function () {
     const form = new FormData();
     form.append('audio', new Blob([wav(1)]), 'call.wav');
     form.append('report', 'false');
-    const res = await fetch(`${server.url}/voice/scan`, { method: 'POST', headers: { 'X-Auth': server.key }, body: form });
+    const res = await fetch(`${server.url}/voice/scan`, {
+      method: 'POST',
+      headers: { 'X-Auth': server.key },
+      body: form,
+    });
     // No recogniser on this deployment: the multipart audio was read and sent to transcription.
     expect(res.status).to.equal(502);
     const form2 = new FormData();
     form2.append('transcript', SCAM);
-    const res2 = await fetch(`${server.url}/voice/scan`, { method: 'POST', headers: { 'X-Auth': server.key }, body: form2 });
+    const res2 = await fetch(`${server.url}/voice/scan`, {
+      method: 'POST',
+      headers: { 'X-Auth': server.key },
+      body: form2,
+    });
     expect(res2.status).to.equal(200);
     expect(((await res2.json()) as Json).status).to.equal('success');
   });
