@@ -74,6 +74,8 @@ describe('conformance: sessions endpoints and errors', function () {
     expect(mine.status).to.equal(200);
     expect(mine.body.status).to.equal('success');
     expect(JSON.stringify(mine.body)).to.include(ids[2]!);
+    for (const rec of mine.body.sessions as Json[])
+      for (const k of Object.keys(rec)) expect(SESSION_FIELDS, `unknown session field ${k}`).to.include(k);
     const theirs = await list('', server.otherKey);
     for (const id of ids) expect(JSON.stringify(theirs.body)).not.to.include(id);
   });
