@@ -368,8 +368,15 @@ export class SipServer {
       silenceByte: chosen.codec === 'PCMU' ? 0xff : 0xd5,
       peerAddress: call.flow.address,
       timeoutMs: this.opts.rtpTimeoutMs,
-      onAudio: (data) => call.session?.push({ kind: 'audio', track: 'inbound', data }),
-      onDigit: (digit) => call.session?.push({ kind: 'dtmf', digit }),
+      onAudio: (data) => {
+        metrics.framesIn.inc({ kind: 'audio' });
+        metrics.bytesIn.inc(data.byteLength);
+        call.session?.push({ kind: 'audio', track: 'inbound', data });
+      },
+      onDigit: (digit) => {
+        metrics.framesIn.inc({ kind: 'dtmf' });
+        call.session?.push({ kind: 'dtmf', digit });
+      },
       onTimeout: () => {
         this.log.info({ callId: call.callId }, 'no RTP from the caller; hanging up');
         call.onEnd?.('rtp_timeout');
