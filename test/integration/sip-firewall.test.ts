@@ -81,9 +81,9 @@ describe('sip firewall domains', function () {
         ['ok.example', { forward_uri: 'http://x' }, /^forward_uri:/],
         ['ok.example', { persona: 'nobody-at-all' }, /^persona:/],
         ['ok.example', { webhook: 'http://plain.example/hook' }, /^webhook:/],
-        ['ok.example', { colour: 'red' }, /^colour:/],
+        ['ok.example', { spam_action: 7 }, /^spam_action:/],
+        ['ok.example', { forward_uri: 42 }, /^forward_uri:/],
         ['ok.example', '[1,2]', /^body:/],
-        ['Upper.Example', {}, /^id:/],
         ['under_score.example', {}, /^id:/],
       ];
       for (const [id, body, field] of cases) {
@@ -93,6 +93,22 @@ describe('sip firewall domains', function () {
         expect(json.status).to.equal('error');
         expect(json.message).to.match(field);
       }
+    });
+
+    it('updates only the fields sent, clears a field sent as null, ignores unknown fields, and folds the id case', async () => {
+      const first = await put('Partial.Example', { spam_action: 'honeypot', forward_uri: 'sip:pbx.example.com' });
+      expect(first.status).to.equal(200);
+      expect(((await first.json()) as { domain: { id: string } }).domain.id).to.equal('partial.example');
+      const update = await put('partial.example', { spam_action: 'decline', colour: 'red' });
+      expect(update.status).to.equal(200);
+      expect(((await update.json()) as { domain: Record<string, unknown> }).domain).to.include({
+        spam_action: 'decline',
+        forward_uri: 'sip:pbx.example.com',
+      });
+      const cleared = await put('PARTIAL.example', { forward_uri: null });
+      const domain = ((await cleared.json()) as { domain: Record<string, unknown> }).domain;
+      expect(domain).to.include({ spam_action: 'decline' });
+      expect(domain).to.not.have.property('forward_uri');
     });
 
     it('needs X-Auth, and a domain belongs to the key that registered it', async () => {
@@ -116,7 +132,9 @@ describe('sip firewall domains', function () {
         await put('hooked.example', { webhook: 'https://hooks.example.com/sip', spam_action: 'honeypot' })
       ).json()) as { domain: Record<string, string> };
       expect(b.domain.webhook_secret).to.equal(a.domain.webhook_secret);
-      const c = (await (await put('hooked.example', {})).json()) as { domain: Record<string, string> };
+      const kept = (await (await put('hooked.example', {})).json()) as { domain: Record<string, string> };
+      expect(kept.domain.webhook_secret).to.equal(a.domain.webhook_secret);
+      const c = (await (await put('hooked.example', { webhook: null })).json()) as { domain: Record<string, string> };
       expect(c.domain).to.not.have.property('webhook_secret');
     });
   });

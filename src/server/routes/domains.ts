@@ -6,11 +6,19 @@ import type { Domain } from '../../store/types.js';
 import { readJson } from '../http/json.js';
 import { HttpError, ok, type Route } from '../types.js';
 
-/** A domain id is a host name as it appears in a Request-URI: lower-case letters, digits, dots, dashes. */
+/** A domain id is a host name as it appears in a Request-URI: letters, digits, dots, dashes (stored lower-case). */
 export const DOMAIN_ID = /^[a-z0-9.-]{1,253}$/;
-const ID_RULE = 'id: must match ^[a-z0-9.-]{1,253}$ (a lower-case host name)';
+const ID_RULE = 'id: must be a host name of letters, digits, dots and dashes (at most 253)';
 const SPAM_ACTIONS = ['decline', 'honeypot'] as const;
-const FIELDS = new Set(['spam_action', 'forward_uri', 'persona', 'webhook']);
+
+type Settings = Pick<Domain, 'spam_action' | 'forward_uri' | 'persona' | 'webhook'>;
+
+/** Host names are case-insensitive: `PBX.Example.com` and `pbx.example.com` are one domain. */
+function domainId(raw: string): string {
+  const id = raw.toLowerCase();
+  if (!DOMAIN_ID.test(id)) throw new HttpError(400, ID_RULE);
+  return id;
+}
 /** `sip:` or `sips:` URI with a host; no spaces or angle brackets (it goes into a Contact header). */
 const SIP_URI = /^sips?:(?:[^\s<>@]+@)?[A-Za-z0-9.[\]:-]+(?::\d{1,5})?(?:;[^\s<>]*)?$/;
 
@@ -33,21 +41,25 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 }
 
 /**
- * Validates a PUT body into the domain's settings. Every field is optional; an absent field takes its
- * default (PUT replaces the whole domain).
+ * Validates a PUT body and applies it to the domain's current settings (or the defaults for a new one).
+ * The spec shows only `spam_action`, so a dashboard may send `spam_action` alone: a field the body leaves
+ * out keeps its value, `null` or `""` clears it, and fields this service does not know are ignored.
  */
 export function parseDomainBody(
   body: Record<string, unknown>,
   s: Pick<Services, 'personas'>,
-): Pick<Domain, 'spam_action' | 'forward_uri' | 'persona' | 'webhook'> {
-  for (const k of Object.keys(body)) if (!FIELDS.has(k)) throw new HttpError(400, `${k}: unknown field`);
-  const action = body.spam_action ?? 'decline';
+  current: Settings = { spam_action: 'decline' },
+): Settings {
+  const out: Settings = { ...current };
+  const clear = (field: keyof Settings) => (body[field] === null || body[field] === '') && delete out[field];
+  const action = body.spam_action ?? current.spam_action;
   if (typeof action !== 'string' || !(SPAM_ACTIONS as readonly string[]).includes(action)) {
     throw new HttpError(400, `spam_action: must be one of ${SPAM_ACTIONS.join(', ')}`);
   }
-  const out: Pick<Domain, 'spam_action' | 'forward_uri' | 'persona' | 'webhook'> = {
-    spam_action: action as Domain['spam_action'],
-  };
+  out.spam_action = action as Domain['spam_action'];
+  clear('forward_uri');
+  clear('persona');
+  clear('webhook');
   const forward = optionalString(body, 'forward_uri');
   if (forward !== undefined) {
     if (forward.length > 512 || !SIP_URI.test(forward)) {
@@ -72,7 +84,6 @@ export function parseDomainBody(
 /** SIP-firewall domains at `{api_root}/domains/{id}` (not under /voice). */
 export function domainRoutes(s: Services): Route[] {
   const owned = async (id: string, keyId: string): Promise<Domain | null> => {
-    if (!DOMAIN_ID.test(id)) throw new HttpError(400, ID_RULE);
     const found = await s.store.domains.get(id);
     return found && found.key_id === keyId ? found : null;
   };
@@ -82,12 +93,18 @@ export function domainRoutes(s: Services): Route[] {
       path: '/domains/:id',
       auth: 'header',
       handle: async (req) => {
-        const id = req.params.id ?? '';
+        const id = domainId(req.params.id ?? '');
         const keyId = req.key!.id;
-        if (!DOMAIN_ID.test(id)) throw new HttpError(400, ID_RULE);
-        const settings = parseDomainBody(readJson(req, true), s);
+        const body = readJson(req, true);
         const existing = await s.store.domains.get(id);
         if (existing && existing.key_id !== keyId) throw new HttpError(409, 'id: domain is registered to another key');
+        const current: Settings | undefined = existing ? {
+          spam_action: existing.spam_action,
+          forward_uri: existing.forward_uri,
+          persona: existing.persona,
+          webhook: existing.webhook,
+        } : undefined;
+        const settings = parseDomainBody(body, s, current);
         const domain: Domain = { id, key_id: keyId, ...settings, updated_at: new Date().toISOString() };
         // The secret survives updates so receivers keep verifying; it exists only while a webhook does.
         if (domain.webhook)
@@ -101,7 +118,7 @@ export function domainRoutes(s: Services): Route[] {
       path: '/domains/:id',
       auth: 'header',
       handle: async (req) => {
-        const id = req.params.id ?? '';
+        const id = domainId(req.params.id ?? '');
         const found = await owned(id, req.key!.id);
         if (!found) throw new HttpError(404, `domain not found: ${id}`);
         return ok({ domain: publicDomain(found) });
