@@ -122,8 +122,10 @@ function main(): void {
     platt: { a: 1, b: 0 },
     categories: [...centroids].map(([category, centroid]) => ({ category, centroid })),
     minCategorySimilarity: 0.08,
-    styleCap: 0.55,
+    // No evidence at all is a clean call whatever its style: below the suspicious band (0.3).
+    styleCap: 0.2,
     singleCueCap: 0.8,
+    assuranceCap: 0.25,
     trained: {},
   };
   const uncalibrated = new LocalModel(draft);

@@ -8,17 +8,29 @@ import { toVerdict } from './verdict.js';
  * - Combined score: rules never lower a model score (spec). When the rules found more and the model
  *   at least half agrees (≥ 0.5), the rules' score stands: the embedded model deliberately caps weak
  *   evidence below the `scam` band, and averaging would pull confirmed evidence under it. When the
- *   model leans clean, the rules lift it only halfway, so one rule misfire cannot reach `scam` alone.
+ *   model leans clean, the rules lift it only halfway, so one rule misfire cannot reach `scam` alone,
+ *   unless the rules' evidence shows two or more distinct tactics: that is no single misfire, and a
+ *   model that found nothing (a short robocall in words it never saw) has no grounds to halve it.
  * - Category: the model's, unless it said `none` while the rules named a subject above the suspicious band.
  * - Tactics: union. Signals: the rules' quotes first (they cite the caller), then the model's.
  * - Summary: the model's.
  */
+const CORROBORATING_TACTICS = 2;
+
+function corroborated(rules: Assessment): boolean {
+  return new Set(rules.tactics).size >= CORROBORATING_TACTICS;
+}
+
 export function combine(rules: Assessment | null, model: Assessment | null): Verdict | null {
   if (!rules && !model) return null;
   if (!model) return toVerdict(rules!, 'heuristic');
   if (!rules) return toVerdict(model, 'llm');
   const score =
-    rules.score <= model.score ? model.score : model.score >= 0.5 ? rules.score : (model.score + rules.score) / 2;
+    rules.score <= model.score
+      ? model.score
+      : model.score >= 0.5 || corroborated(rules)
+        ? rules.score
+        : (model.score + rules.score) / 2;
   const category = model.category === 'none' && rules.score >= 0.3 ? rules.category : model.category;
   return toVerdict(
     {

@@ -32,6 +32,13 @@ describe('combine (rules with a model)', () => {
     expect(combine(a(0.9), a(0.3))!.score).to.equal(0.6);
   });
 
+  it('lets rule evidence of two or more tactics stand against a model that found nothing', () => {
+    const rules: Assessment = { ...a(0.95), tactics: ['threat', 'urgency'] };
+    expect(combine(rules, a(0.2))!.score).to.equal(0.95);
+    // One tactic can be one misfire: halfway only.
+    expect(combine(a(0.95), a(0.2))!.score).to.be.closeTo(0.575, 1e-9);
+  });
+
   it('takes the model category unless it said none while the rules named one', () => {
     expect(combine(a(0.7, 'Tax Collection'), a(0.8, 'Phishing'))!.category).to.equal('Phishing');
     expect(combine(a(0.7, 'Tax Collection'), a(0.1, 'none'))!.category).to.equal('Tax Collection');

@@ -71,6 +71,42 @@ describe('embedded model (local:scamlr-v1)', () => {
     expect(model.assess('Please buy gift cards and read me the numbers on the back.').score).to.be.above(0.85);
   });
 
+  it('a call with no evidence is clean with no category, whatever its style', () => {
+    for (const text of [
+      'Hello.',
+      'Hello?',
+      'Hi, this is UPS. We tried to deliver your package today but nobody was home. Please call us back to reschedule.',
+      "Hi, this is Doctor Smith's office reminding you of your appointment tomorrow at 3 pm. Please call us back at 555 123 4567 to confirm.",
+    ]) {
+      const a = model.assess(text);
+      expect(a.score, text).to.be.below(0.3);
+      expect(a.category, text).to.equal('none');
+    }
+    expect(artefact.styleCap).to.be.below(0.3);
+  });
+
+  it('an honest fraud alert or code notice with its assurance stays clean; the same claim without any request stays below scam', () => {
+    const alert =
+      'Good afternoon, this is Jennifer from the fraud department at Chase bank. We noticed a suspicious charge of nine hundred dollars on your debit card.';
+    expect(
+      model.assess(
+        `${alert} We will never ask for your PIN or a code. Please call the number on the back of your card.`,
+      ).score,
+    ).to.be.below(0.3);
+    expect(
+      model.assess(
+        'Your verification code is 4 8 2 9 1 3. Never share this code with anyone. We will never call you to ask for it.',
+      ).score,
+    ).to.be.below(0.3);
+    expect(model.assess(alert).score).to.be.below(0.85);
+    // With the request the claim was leading to, it is a scam.
+    expect(
+      model.assess(
+        `${alert} Please read me the six digit code we just texted you and buy gift cards to secure the funds.`,
+      ).score,
+    ).to.be.at.least(0.85);
+  });
+
   it('a negated request does not count as the request', () => {
     const asks = model.assess('I need you to read me the verification code now.');
     const never = model.assess('We never ask you to read the verification code.');

@@ -175,13 +175,13 @@ export const CUES: readonly Cue[] = [
   // Assurances honest institutions give: the opposite of what a scam needs.
   cue(
     'never_ask',
-    /\b(?:(?:will|would) never (?:ask|call|request|text)|never ask(?:s)? (?:you )?(?:for|to)|(?:do not|don't|never) (?:share|give) (?:this|that|the|your) (?:code|pin|password))\b/,
+    /\b(?:(?:will|would|do(?:es)?) never (?:ask|call|request|text|email)|never ask(?:s)? (?:you )?(?:for|to)|(?:do not|don't|never) (?:share|give|read) (?:this|that|the|your) (?:code|pin|password)(?: (?:with|to) anyone)?|(?:do not|don't|never) (?:share|give) (?:it|them) (?:with|to) anyone|we (?:do not|don't) accept (?:payment|gift cards))\b/,
     undefined,
     false,
   ),
   cue(
     'official_channel',
-    /\b(?:number on the back of your card|call (?:the number|us) on (?:the back of )?your (?:card|statement|bill)|log (?:in|into) (?:your|the) (?:app|account) (?:yourself|directly)|hang up and call (?:us|your bank|the number))\b/,
+    /\b(?:number on the back of your (?:card|debit card|credit card)|call (?:the number|us) (?:on|printed on|listed on) (?:the back of )?your (?:card|statement|bill)|log (?:in|into) (?:your|the) (?:app|account) (?:yourself|directly)|hang up and call (?:us|your bank|the number)|(?:visit|go to|check) (?:our|the) official (?:website|site|app)|no (?:action|payment) (?:is )?(?:needed|required)|(?:you )?(?:do not|don't) need to (?:do anything|take any action|call us back)|(?:through|in) (?:our|the) official app)\b/,
     undefined,
     false,
   ),
@@ -216,13 +216,19 @@ export interface CueSummary {
   count: number;
   /** At least one of them is decisive. */
   decisive: boolean;
+  /** How many distinct decisive cues. */
+  decisiveCount: number;
+  /** The caller gave an honest institution's assurance ("we will never ask for your code"). */
+  assured: boolean;
 }
 
 export function summariseCues(hits: readonly CueHit[]): CueSummary {
   const names = new Set(
     hits.filter((h) => h.cue.kind !== 'marker' && !ASSURANCES.has(h.cue.name)).map((h) => h.cue.name),
   );
-  return { count: names.size, decisive: [...names].some((n) => DECISIVE.has(n)) };
+  const decisiveCount = [...names].filter((n) => DECISIVE.has(n)).length;
+  const assured = hits.some((h) => ASSURANCES.has(h.cue.name));
+  return { count: names.size, decisive: decisiveCount > 0, decisiveCount, assured };
 }
 
 const NEGATION = /\b(?:never|not|no|nobody|without|won't|don't|doesn't|didn't|can't|cannot|shouldn't|wouldn't)\b|n't\b/;

@@ -39,6 +39,13 @@ export interface ModelArtefact {
    * immediately" or "you could be sued" must not reach the filing band on the model's word alone.
    */
   singleCueCap: number;
+  /**
+   * Highest score for a call that gives an honest institution's assurance ("we will never ask for
+   * your code", "call the number on the back of your card") with at most one decisive request: a
+   * fraud alert or a code notice reads the code aloud and warns about it, a scam asks for it back.
+   * Absent in artefacts trained before it existed (no cap).
+   */
+  assuranceCap?: number;
   trained: Record<string, unknown>;
 }
 
@@ -84,7 +91,10 @@ export class LocalModel {
     let score = clampScore(sigmoid(a * (dot(this.weights, f.vector) + this.artefact.bias) + b));
     const cues = summariseCues(f.hits);
     if (cues.count === 0) score = Math.min(score, this.artefact.styleCap);
-    else if (cues.count === 1 && !cues.decisive) score = Math.min(score, this.artefact.singleCueCap);
+    // A claim and a problem without any request (a bank's fraud alert opens like that too) stays
+    // below the filing band; only a request of the callee carries the model's word that far.
+    else if (cues.count <= 2 && !cues.decisive) score = Math.min(score, this.artefact.singleCueCap);
+    if (cues.assured && cues.decisiveCount <= 1) score = Math.min(score, this.artefact.assuranceCap ?? 1);
     const flagged = score >= SUSPICIOUS_AT;
     const evidence = this.rankHits(f.hits);
     const sentences = sentenceSpans(cased(text, f.lower));
