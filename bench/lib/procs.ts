@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPLAY_EVERY_MS } from '../../src/providers/stt/replay.js';
 import type { ClientReply, ClientRequest, ServerReply, ServerRequest } from '../live/protocol.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -82,6 +83,14 @@ export async function stopServer(server: ServerProc): Promise<void> {
   const exited = new Promise((r) => server.child.once('exit', r));
   await Promise.race([server.ask({ cmd: 'stop' }).then(() => exited), sleep(20_000)]);
   server.kill();
+}
+
+/**
+ * Opening rate that spreads `count` new sessions over one utterance period of the replay script, so their
+ * utterances do not all complete in the same instant (real calls do not start in lockstep).
+ */
+export function spreadRate(count: number): number {
+  return Math.max(20, Math.ceil(count / (REPLAY_EVERY_MS / 1000)));
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

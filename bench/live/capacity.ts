@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
-import { sleep, startClient, startServer, stopServer, type ClientProc, type ServerProc } from '../lib/procs.js';
+import { sleep, spreadRate, startClient, startServer, stopServer, type ClientProc, type ServerProc } from '../lib/procs.js';
 import type { Opts } from '../run.js';
 
 const MAX_VERDICT_P99_MS = 50;
@@ -46,7 +46,7 @@ export async function capacity(o: Opts): Promise<string> {
     const client = await startClient();
     try {
       for (const n of steps) {
-        const opened = await client.ask({ cmd: 'open', url, key, total: n, rate: 200 });
+        const opened = await client.ask({ cmd: 'open', url, key, total: n, rate: spreadRate(n - (results.at(-1)?.sessions ?? 0)) });
         const { s, c } = await measure(server, client, holdS, settleS);
         const step: Step = {
           sessions: c.live,
@@ -83,7 +83,7 @@ export async function capacity(o: Opts): Promise<string> {
     const { server, url, key } = await startServer('bare');
     const client = await startClient();
     try {
-      await client.ask({ cmd: 'open', url, key, total: ref.sessions, rate: 200 });
+      await client.ask({ cmd: 'open', url, key, total: ref.sessions, rate: spreadRate(ref.sessions) });
       const { s, c } = await measure(server, client, holdS, settleS);
       bare = { cpuPerSession: s.cpuSeconds / s.seconds / c.live, loopP99: s.eventLoopDelay.p99, lateP99: c.sendLateness.p99 };
       await client.ask({ cmd: 'closeAll' });

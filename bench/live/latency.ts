@@ -6,7 +6,7 @@
 import { kb, ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
 import os from 'node:os';
-import { sleep, startClient, startServer, stopServer } from '../lib/procs.js';
+import { sleep, spreadRate, startClient, startServer, stopServer } from '../lib/procs.js';
 import type { Opts } from '../run.js';
 
 export async function latency(o: Opts): Promise<string> {
@@ -16,7 +16,7 @@ export async function latency(o: Opts): Promise<string> {
   const client = await startClient();
   try {
     const base = await server.ask({ cmd: 'gc' });
-    const opened = await client.ask({ cmd: 'open', url, key, total: sessions, rate: 200 });
+    const opened = await client.ask({ cmd: 'open', url, key, total: sessions, rate: spreadRate(sessions) });
     // Measured from the moment every session is open: the rules' verdicts come in a session's first seconds
     // (the scripted call escalates to `scam` within a few lines and then has nothing new to report).
     await Promise.all([server.ask({ cmd: 'mark' }), client.ask({ cmd: 'mark' })]);
