@@ -47,6 +47,71 @@ export function evidenceLogit(hits: readonly Hit[]): number {
   return z;
 }
 
+/**
+ * What a scam needs from the callee: a payment it cannot take back, a code, credentials, remote
+ * control, secrecy, an offer to sign up for, or (in a recorded call) a key press or call back.
+ */
+const REQUEST_TACTICS: ReadonlySet<Tactic> = new Set([
+  'untraceable_payment',
+  'otp_request',
+  'pii_harvest',
+  'remote_access',
+  'secrecy',
+  'callback_pressure',
+]);
+const REQUEST_IDS: ReadonlySet<string> = new Set([
+  'pay_fee_first',
+  'check_forwarding',
+  // A recorded call says everything at once, and its request is to be called back or answered.
+  'unsolicited_robocall',
+  'student_loan_relief',
+]);
+/** An offer (a pitch for relief, a warranty, a loan) is itself the request to sign up. */
+const isOffer = (id: string) => id.endsWith('_pitch') || id.endsWith('_offer');
+/** A problem the caller says the listener has: what an impersonation claim is made for. */
+const PROBLEM_IDS: ReadonlySet<string> = new Set([
+  'account_alert',
+  'tech_problem',
+  'refund',
+  'package_problem',
+  'family_trouble',
+]);
+
+/** An account notice is a problem only when it alarms ("a purchase on your card" alone is a statement). */
+const ALARM =
+  /\b(?:suspicious|unusual|unauthori[sz]ed|fraud\w*|illegal|criminal|hack\w*|compromised|breached|stolen|hijacked|infected|locked|blocked|suspended|frozen|flagged|someone)\b/i;
+
+/**
+ * Without any request, however strong the claim and threat, the call has not yet asked for anything:
+ * `likely_scam` at most. The ask is what makes it `scam`, so a live call climbs the ladder as the
+ * script does (claim and problem, pressure, the request) instead of jumping once.
+ */
+export const NO_REQUEST_CEILING = 0.8;
+/**
+ * A claim of authority (an agency, a bank, a known company, a grandchild) together with a problem of
+ * the listener's (a charge, an infection, a warrant, an arrest) is the opening of an imposter script:
+ * `likely_scam` at least, unless the caller also gave an honest institution's assurance. On the tuning
+ * split, calls scored 0.1–0.6 by evidence alone were mostly scams, so the floor is no overstatement.
+ */
+export const CLAIM_AND_PROBLEM_FLOOR = 0.62;
+
+function ladder(hits: readonly Hit[], score: number): number {
+  const requested = hits.some(
+    (h) =>
+      h.cue.weight > 0 &&
+      ((h.cue.tactic && REQUEST_TACTICS.has(h.cue.tactic)) || REQUEST_IDS.has(h.cue.id) || isOffer(h.cue.id)),
+  );
+  if (!requested) score = Math.min(score, NO_REQUEST_CEILING);
+  const claim = hits.some((h) => h.cue.tactic === 'authority_impersonation' || h.cue.id === 'family_emergency');
+  const problem = hits.some(
+    (h) =>
+      h.cue.tactic === 'threat' || (PROBLEM_IDS.has(h.cue.id) && (h.cue.id !== 'account_alert' || ALARM.test(h.quote))),
+  );
+  const assured = hits.some((h) => h.cue.id === 'safety_disclaimer' || h.cue.id === 'collection_disclosure');
+  if (claim && problem && !assured) score = Math.max(score, CLAIM_AND_PROBLEM_FLOOR);
+  return score;
+}
+
 export function probability(z: number): number {
   const x = CALIBRATION.scale * (z + CALIBRATION.bias);
   return 1 / (1 + Math.exp(-x));
@@ -133,11 +198,12 @@ const LABELS: Record<string, string> = {
   counterfeit_pitch: 'counterfeit goods',
   package_problem: 'package problem',
   chinese_authority: 'claims to be an authority',
+  family_trouble: 'says they are in trouble',
 };
 
 /** Turns evidence into the spec's assessment: calibrated score, category, tactics and quoted signals. */
 export function assess(hits: readonly Hit[]): Assessment {
-  const score = probability(evidenceLogit(hits));
+  const score = ladder(hits, probability(evidenceLogit(hits)));
   const positive = hits.filter((h) => h.cue.weight > 0).sort((a, b) => b.cue.weight - a.cue.weight);
   const tactics = [...new Set(positive.flatMap((h) => (h.cue.tactic ? [h.cue.tactic] : [])))];
   const signals = [...new Set(positive.map((h) => `${LABELS[h.cue.id] ?? h.cue.id}: "${h.quote}"`))].slice(0, 8);

@@ -37,7 +37,7 @@ export const CUES: readonly Cue[] = [
     id: 'urgent_deadline',
     tactic: 'urgency',
     weight: 0.7,
-    re: /\b(?:within (?:the next )?(?:\d+|one|two|twenty[- ]four|forty[- ]eight|thirty)(?: (?:to|or) \d+)? (?:minutes?|hours?)|in (?:the next )?(?:\d+|thirty|twenty)(?: (?:to|or) \d+)? minutes|(?:immediately|right away|as soon as possible|urgent(?:ly)?|imperative|time[- ]sensitive|before it'?s too late)\b|(?:is |are )?(?:due|needed|required) (?:today|tonight|immediately|right now)\b)/i,
+    re: /\b(?:within (?:the next |an |the )hour|within (?:the next )?(?:\d+|one|two|twenty[- ]four|forty[- ]eight|thirty)(?: (?:to|or) \d+)? (?:minutes?|hours?)|in (?:the next )?(?:\d+|thirty|twenty)(?: (?:to|or) \d+)? minutes|(?:immediately|right away|as soon as possible|urgent(?:ly)?|imperative|time[- ]sensitive|before it'?s too late)\b|(?:is |are )?(?:due|needed|required) (?:today|tonight|immediately|right now)\b)/i,
     hint: [
       'within',
       'minutes',
@@ -528,7 +528,7 @@ export const CUES: readonly Cue[] = [
     tactic: 'untraceable_payment',
     weight: 1.4,
     negatable: true,
-    re: /\b(?:(?:send|wire|transfer|pay|deposit|withdraw|mail|overnight)\b[^.]{0,40}\b(?:western union|money ?gram|ria money|zelle|cash ?app|venmo|wire transfer|cash in an envelope|cash by (?:mail|courier)|money order|cashier'?s check|in cash)|(?:western union|money ?gram)\b|(?:courier|driver|agent|someone|my lawyer|a lawyer) (?:will|is going to|can) (?:come (?:and |to )?)?(?:pick (?:it |them )?up|collect|come by for) (?:it|the (?:cash|money|payment|package))?|(?:safe|secure|protected|government|federal) (?:account|wallet|locker)|(?:take|withdraw) (?:out )?(?:all|the) (?:cash|money) (?:from|out of) your)/i,
+    re: /\b(?:(?:send|wire|transfer|pay|deposit|withdraw|mail|overnight)\b[^.]{0,40}\b(?:western union|money ?gram|ria money|zelle|cash ?app|venmo|wire transfer|cash in an envelope|cash by (?:mail|courier)|money order|cashier'?s check|in cash)|(?:western union|money ?gram)\b|(?:courier|driver|agent|someone|my lawyer|a lawyer) (?:will|is going to|can) (?:come (?:to your (?:house|home|door|place) )?(?:and |to )?)?(?:pick (?:it |them )?up|collect|come by for) (?:it|the (?:cash|money|payment|package))?|(?:safe|secure|protected|government|federal) (?:account|wallet|locker)|(?:take|withdraw) (?:out )?(?:all|the) (?:cash|money) (?:from|out of) your)/i,
     hint: [
       'western',
       'moneygram',
@@ -578,7 +578,7 @@ export const CUES: readonly Cue[] = [
     weight: 2.4,
     votes: { Phishing: 1 },
     negatable: true,
-    re: /\b(?:(?:read|tell|give|provide|confirm|verify|send|share|say|repeat|need|want)\s+(?:me|us|back)?\s*(?:the|that|this|your)?\s*(?:\d[- ]digit\s+)?(?:(?:one[- ]time|verification|security|confirmation|authori[sz]ation|authentication|access|login|sms|text(?:ed)?)\s+)?(?:pass)?(?:code|pin|otp)s?\b(?:\s+(?:we|i|that we|that i|you)\s+(?:just\s+)?(?:sent|texted|received|got))?|(?:code|pin|otp) (?:we|i|that we) (?:just )?(?:sent|texted)(?: (?:to )?you)?|(?:what|read me) (?:is )?the code)/i,
+    re: /\b(?:(?:read|tell|give|provide|confirm|verify|send|share|say|repeat|need|want)\s+(?:me|us|back)?\s*(?:the|that|this|your)?\s*(?:(?:\d|four|five|six|seven|eight|nine)[- ]digit\s+)?(?:(?:one[- ]time|verification|security|confirmation|authori[sz]ation|authentication|access|login|sms|text(?:ed)?)\s+)?(?:pass)?(?:code|pin|otp)s?\b(?:\s+(?:we|i|that we|that i|you)\s+(?:just\s+)?(?:sent|texted|received|got))?|(?:code|pin|otp) (?:we|i|that we) (?:just )?(?:sent|texted)(?: (?:to )?you)?|(?:what|read me) (?:is )?the code)/i,
     hint: ['code', 'codes', 'pin', 'pins', 'otp', 'otps', 'passcode', 'passcodes'],
   },
   {
@@ -695,6 +695,15 @@ export const CUES: readonly Cue[] = [
   },
 
   // ── call-back pressure (robocall mechanics) ─────────────────────────────────────────────
+  {
+    // The trouble a "grandchild" is in, said of themselves: with the family claim it is the hook, before the ask.
+    id: 'family_trouble',
+    tactic: 'family_fear',
+    group: 'family_trouble',
+    weight: 0.5,
+    re: /\b(?:(?:i'?m|i am|i got|i've been|i have been) (?:in (?:jail|trouble|the hospital|a (?:lot of )?trouble)|arrested|detained|locked up)|(?:police|cops) (?:arrested|detained|took) me|(?:i|we) (?:got|had|were) in (?:an? )?(?:car )?accident|(?:need|needs) (?:bail|a lawyer))\b/i,
+    hint: ['jail', 'trouble', 'hospital', 'arrested', 'detained', 'locked', 'took', 'accident', 'bail', 'lawyer'],
+  },
   {
     id: 'press_key',
     tactic: 'callback_pressure',
@@ -987,8 +996,25 @@ export const CUES: readonly Cue[] = [
   {
     id: 'safety_disclaimer',
     weight: -2.0,
-    re: /\b(?:(?:never|not|won't|do not|don't|would never)(?: ever)? (?:(?:call|text|email|contact) (?:you )?(?:to )?)?(?:ask|request)(?: you)?(?: (?:for|to (?:share|give|provide|send|read|confirm|verify|pay)))|(?:never|do not|don'?t) (?:share|give|read|tell)(?: (?:this|the|your))? (?:code|password|pin)(?:s)?(?: (?:with|to) anyone| to anybody)?|(?:call|contact) (?:us at )?the number on the back of your card|log (?:in|into) (?:the|our|your) (?:official )?(?:app|website) directly)\b/i,
-    hint: ['ask', 'request', 'code', 'codes', 'password', 'passwords', 'pin', 'pins', 'card', 'directly'],
+    re: /\b(?:(?:never|not|won't|do not|don't|would never)(?: ever)? (?:(?:call|text|email|contact) (?:you )?(?:to )?)?(?:ask|request)(?: you)?(?: (?:for|to (?:share|give|provide|send|read|confirm|verify|pay)))|(?:never|do not|don'?t) (?:share|give|read|tell)(?: (?:this|the|your))? (?:code|password|pin)(?:s)?(?: (?:with|to) anyone| to anybody)?|(?:call|contact) (?:us at )?the number on the back of your card|log (?:in|into) (?:the|our|your) (?:official )?(?:app|website) directly|(?:call|contact) (?:us (?:at|on) )?the number (?:printed |listed )?on (?:the back of )?your (?:card|statement|bill)|hang up and call (?:us|your bank|the number)|(?:visit|go to|check) (?:our|the) official (?:website|site|app)|no (?:action|payment) (?:is )?(?:needed|required))\b/i,
+    hint: [
+      'ask',
+      'request',
+      'code',
+      'codes',
+      'password',
+      'passwords',
+      'pin',
+      'pins',
+      'card',
+      'directly',
+      'statement',
+      'bill',
+      'hang',
+      'official',
+      'action',
+      'payment',
+    ],
   },
   {
     id: 'collection_disclosure',
