@@ -34,7 +34,8 @@ export interface ModelArtefact {
    */
   styleCap: number;
   /**
-   * Highest score for a call whose only cue is not decisive (evidence.ts). The data hold almost no
+   * Highest score for a call whose one or two cues are none of them decisive (evidence.ts): a claim
+   * and a problem without any request of the callee ("fraud department", "suspicious charge"). The data hold almost no
    * honest call with any cue, so one cue alone looks decisive to the regression; an honest "go
    * immediately" or "you could be sued" must not reach the filing band on the model's word alone.
    */
