@@ -70,7 +70,13 @@ async function load(base: URL, key: string, bodies: string[], concurrency: numbe
   );
   const elapsed = (performance.now() - t0) / 1000;
   agent.destroy();
-  return { rate: latencies.length / elapsed, n: latencies.length, failures, p50: median(latencies), p99: percentile(latencies, 99) };
+  return {
+    rate: latencies.length / elapsed,
+    n: latencies.length,
+    failures,
+    p50: median(latencies),
+    p99: percentile(latencies, 99),
+  };
 }
 
 export async function scan(o: Opts): Promise<string> {

@@ -19,8 +19,12 @@ latest full run.
 export function machine(): string {
   const commit = (() => {
     try {
-      const sha = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-      const dirty = execSync('git status --porcelain -- src pipelines operators bench', { stdio: ['ignore', 'pipe', 'ignore'] })
+      const sha = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
+      const dirty = execSync('git status --porcelain -- src pipelines operators bench', {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
         .toString()
         .trim();
       return dirty ? `${sha} (with uncommitted changes)` : sha;
@@ -29,7 +33,10 @@ export function machine(): string {
     }
   })();
   const cpus = os.cpus();
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   return [
     `- machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
     `- load average at start (1 / 5 / 15 min): ${load}`,
@@ -48,7 +55,9 @@ export function appendRun(markdown: string): void {
 }
 
 export function table(head: string[], rows: Array<Array<string | number>>): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
-    '\n',
-  );
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }

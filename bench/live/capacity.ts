@@ -7,7 +7,15 @@
 import os from 'node:os';
 import { ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
-import { sleep, spreadRate, startClient, startServer, stopServer, type ClientProc, type ServerProc } from '../lib/procs.js';
+import {
+  sleep,
+  spreadRate,
+  startClient,
+  startServer,
+  stopServer,
+  type ClientProc,
+  type ServerProc,
+} from '../lib/procs.js';
 import type { Opts } from '../run.js';
 
 const MAX_VERDICT_P99_MS = 50;
@@ -46,7 +54,13 @@ export async function capacity(o: Opts): Promise<string> {
     const client = await startClient();
     try {
       for (const n of steps) {
-        const opened = await client.ask({ cmd: 'open', url, key, total: n, rate: spreadRate(n - (results.at(-1)?.sessions ?? 0)) });
+        const opened = await client.ask({
+          cmd: 'open',
+          url,
+          key,
+          total: n,
+          rate: spreadRate(n - (results.at(-1)?.sessions ?? 0)),
+        });
         const { s, c } = await measure(server, client, holdS, settleS);
         const step: Step = {
           sessions: c.live,
@@ -85,7 +99,11 @@ export async function capacity(o: Opts): Promise<string> {
     try {
       await client.ask({ cmd: 'open', url, key, total: ref.sessions, rate: spreadRate(ref.sessions) });
       const { s, c } = await measure(server, client, holdS, settleS);
-      bare = { cpuPerSession: s.cpuSeconds / s.seconds / c.live, loopP99: s.eventLoopDelay.p99, lateP99: c.sendLateness.p99 };
+      bare = {
+        cpuPerSession: s.cpuSeconds / s.seconds / c.live,
+        loopP99: s.eventLoopDelay.p99,
+        lateP99: c.sendLateness.p99,
+      };
       await client.ask({ cmd: 'closeAll' });
     } finally {
       client.kill();
@@ -97,7 +115,17 @@ export async function capacity(o: Opts): Promise<string> {
     `#### Node capacity (each step held ${holdS} s; limits: p99 utterance → verdict ≤ ${MAX_VERDICT_P99_MS} ms, p99 event-loop delay ≤ ${MAX_LOOP_P99_MS} ms)`,
     '',
     table(
-      ['sessions', 'held', 'p99 utterance → line', 'p99 utterance → verdict', 'p99 loop delay', 'p99 hand-off', 'p99 client send lateness', 'server CPU / session', 'load avg (1 min)'],
+      [
+        'sessions',
+        'held',
+        'p99 utterance → line',
+        'p99 utterance → verdict',
+        'p99 loop delay',
+        'p99 hand-off',
+        'p99 client send lateness',
+        'server CPU / session',
+        'load avg (1 min)',
+      ],
       results.map((r) => [
         r.sessions + (r.failed ? ` (${r.failed} failed to open)` : ''),
         r.held ? 'yes' : '**no**',

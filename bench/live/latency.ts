@@ -29,11 +29,41 @@ export async function latency(o: Opts): Promise<string> {
     const h = s.handoff!;
     const rows = [
       ['frame arrival → recogniser hand-off (server)', h.count, ms(h.p50, 3), ms(h.p99, 3), ms(h.max, 3)],
-      ['utterance → transcript.line (client)', c.lineLatency.count, ms(c.lineLatency.p50), ms(c.lineLatency.p99), ms(c.lineLatency.max)],
-      ['utterance → verdict (client, rules verdicts)', c.verdictLatency.count, ms(c.verdictLatency.p50), ms(c.verdictLatency.p99), ms(c.verdictLatency.max)],
-      ['server event-loop delay', s.eventLoopDelay.count, ms(s.eventLoopDelay.p50), ms(s.eventLoopDelay.p99), ms(s.eventLoopDelay.max)],
-      ['client frame send lateness (real-time check)', c.sendLateness.count, ms(c.sendLateness.p50), ms(c.sendLateness.p99), ms(c.sendLateness.max)],
-      ['client event-loop delay', c.clientEventLoopDelay.count, ms(c.clientEventLoopDelay.p50), ms(c.clientEventLoopDelay.p99), ms(c.clientEventLoopDelay.max)],
+      [
+        'utterance → transcript.line (client)',
+        c.lineLatency.count,
+        ms(c.lineLatency.p50),
+        ms(c.lineLatency.p99),
+        ms(c.lineLatency.max),
+      ],
+      [
+        'utterance → verdict (client, rules verdicts)',
+        c.verdictLatency.count,
+        ms(c.verdictLatency.p50),
+        ms(c.verdictLatency.p99),
+        ms(c.verdictLatency.max),
+      ],
+      [
+        'server event-loop delay',
+        s.eventLoopDelay.count,
+        ms(s.eventLoopDelay.p50),
+        ms(s.eventLoopDelay.p99),
+        ms(s.eventLoopDelay.max),
+      ],
+      [
+        'client frame send lateness (real-time check)',
+        c.sendLateness.count,
+        ms(c.sendLateness.p50),
+        ms(c.sendLateness.p99),
+        ms(c.sendLateness.max),
+      ],
+      [
+        'client event-loop delay',
+        c.clientEventLoopDelay.count,
+        ms(c.clientEventLoopDelay.p50),
+        ms(c.clientEventLoopDelay.p99),
+        ms(c.clientEventLoopDelay.max),
+      ],
     ];
     return [
       `#### Frame latency: ${live} concurrent filter sessions (${opened.failed} failed to open), ${s.seconds.toFixed(0)} s measured`,

@@ -63,7 +63,9 @@ function openSession(url: string, key: string, lifeMs = Infinity): Promise<boole
     };
     let settled = false;
     const settle = (ok: boolean): void => {
-      if (!settled) (settled = true), resolve(ok);
+      if (settled) return;
+      settled = true;
+      resolve(ok);
     };
     ws.on('open', () =>
       ws.send(JSON.stringify({ type: 'start', encoding: 'mulaw', sample_rate: 8000, from: '+12025550147' })),

@@ -26,7 +26,11 @@ const gc = (): void => {
   run();
 };
 
-async function start(): Promise<{ port: number; probe?: import('../../src/observability/frame-probe.js').FrameProbe; close: () => Promise<void> }> {
+async function start(): Promise<{
+  port: number;
+  probe?: import('../../src/observability/frame-probe.js').FrameProbe;
+  close: () => Promise<void>;
+}> {
   if (mode === 'bare') {
     let frames = 0;
     const app = uws.App();

@@ -30,9 +30,18 @@ export async function soak(o: Opts): Promise<string> {
     const after = await server.ask({ cmd: 'gc' });
     // The first samples include warm-up (JIT, caches filling); the trend is read over the second half.
     const half = samples.slice(Math.floor(samples.length / 2));
-    const heapSlope = slope(half.map((s) => s.t / 60), half.map((s) => s.heap));
-    const rssSlope = slope(half.map((s) => s.t / 60), half.map((s) => s.rss));
-    const allSlope = slope(samples.map((s) => s.t / 60), samples.map((s) => s.heap));
+    const heapSlope = slope(
+      half.map((s) => s.t / 60),
+      half.map((s) => s.heap),
+    );
+    const rssSlope = slope(
+      half.map((s) => s.t / 60),
+      half.map((s) => s.rss),
+    );
+    const allSlope = slope(
+      samples.map((s) => s.t / 60),
+      samples.map((s) => s.heap),
+    );
     const mid = samples[Math.floor(samples.length / 2)]!;
     return [
       `#### Memory soak: ~${liveN} live sessions, each living ${life.minMs / 1000}–${life.maxMs / 1000} s then stopping and replaced, ${totalS} s`,
