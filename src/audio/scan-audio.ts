@@ -57,7 +57,8 @@ export async function transcribeScanAudio(
   let pcm$: Observable<Int16Array> = from(chunks(audio.samples, Math.round(audio.sampleRate / 10))).pipe(
     resample(audio.sampleRate, stt.sampleRate),
   );
-  if (stt.wantsSegments) pcm$ = pcm$.pipe(segment({ ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate }));
+  if (stt.wantsSegments)
+    pcm$ = pcm$.pipe(segment({ ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate }));
   const texts$ = pcm$.pipe(
     transcribe(stt, opts),
     filter((r) => r.final && r.text.trim() !== ''),

@@ -51,7 +51,4 @@ export interface Utterance {
 
 /** Outbound control from the honeypot graph to the transport (vendor-aware serializers encode it). */
 export type OutboundFrame =
-  | { kind: 'audio'; data: Uint8Array }
-  | { kind: 'clear' }
-  | { kind: 'mark'; name: string }
-  | { kind: 'hangup' };
+  { kind: 'audio'; data: Uint8Array } | { kind: 'clear' } | { kind: 'mark'; name: string } | { kind: 'hangup' };

@@ -119,7 +119,9 @@ export function createWebhookSink(opts: WebhookOptions): WebhookSink | null {
     const started = performance.now();
     return new Promise<void>((resolve) => {
       let done = false;
-      // Declared before `finish`, which may run before the request is even made (a blocked literal address).
+      // Declared before `finish`, which may run before the request is even made (a blocked literal address),
+      // so it cannot be a const initialised where the timer starts.
+      // eslint-disable-next-line prefer-const
       let timer: NodeJS.Timeout | undefined;
       const finish = (outcome: string, detail?: string) => {
         if (done) return;

@@ -98,12 +98,14 @@ export function domainRoutes(s: Services): Route[] {
         const body = readJson(req, true);
         const existing = await s.store.domains.get(id);
         if (existing && existing.key_id !== keyId) throw new HttpError(409, 'id: domain is registered to another key');
-        const current: Settings | undefined = existing ? {
-          spam_action: existing.spam_action,
-          forward_uri: existing.forward_uri,
-          persona: existing.persona,
-          webhook: existing.webhook,
-        } : undefined;
+        const current: Settings | undefined = existing
+          ? {
+              spam_action: existing.spam_action,
+              forward_uri: existing.forward_uri,
+              persona: existing.persona,
+              webhook: existing.webhook,
+            }
+          : undefined;
         const settings = parseDomainBody(body, s, current);
         const domain: Domain = { id, key_id: keyId, ...settings, updated_at: new Date().toISOString() };
         // The secret survives updates so receivers keep verifying; it exists only while a webhook does.

@@ -14,5 +14,14 @@ import { vendorXmlRoutes } from './vendor-xml.js';
  * Add an area with one line.
  */
 export function allRoutes(s: Services): Route[] {
-  return [...discoveryRoutes(s), ...sessionsRoutes(s), ...vendorXmlRoutes(s), ...domainRoutes(s), ...scanRoutes(s), ...numbersRoutes(s), ...consoleRoutes(s), ...apiDocsRoutes()];
+  return [
+    ...discoveryRoutes(s),
+    ...sessionsRoutes(s),
+    ...vendorXmlRoutes(s),
+    ...domainRoutes(s),
+    ...scanRoutes(s),
+    ...numbersRoutes(s),
+    ...consoleRoutes(s),
+    ...apiDocsRoutes(),
+  ];
 }

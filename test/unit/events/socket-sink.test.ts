@@ -62,10 +62,14 @@ describe('socket sink', () => {
     expect(kinds).to.deep.equal(['session.started', 'audio2', 'verdict']);
   });
 
-  it('sheds a vendor\'s JSON media messages before events too (audio is not always binary)', () => {
+  it("sheds a vendor's JSON media messages before events too (audio is not always binary)", () => {
     const ws = new FakeSocket();
     const serializer = new VendorASerializer('honeypot');
-    const start = { event: 'start', streamSid: 'MZ1', start: { streamSid: 'MZ1', callSid: 'CA1', customParameters: {} } };
+    const start = {
+      event: 'start',
+      streamSid: 'MZ1',
+      start: { streamSid: 'MZ1', callSid: 'CA1', customParameters: {} },
+    };
     expect(serializer.decodeText(JSON.stringify(start)).type).to.equal('start');
     const sink = new SocketSink(ws, serializer, 100, 3);
     ws.buffered = 500;
