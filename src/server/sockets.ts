@@ -18,7 +18,6 @@ import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
 import type { SessionActor } from '../session/actor.js';
 import { mergeOptions, urlOptions } from '../session/options.js';
-import { closeLeftOpen } from '../session/recovery.js';
 import { startProblem } from '../session/start.js';
 import { InsufficientCreditsError, Supervisor } from '../session/supervisor.js';
 import type { Reservation } from '../session/types.js';
@@ -99,9 +98,6 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
   });
   const sockets = new Set<Conn>();
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
-    closeLeftOpen(services).catch((err: unknown) =>
-      services.log.error({ err }, 'closing sessions left open by an earlier run failed'),
-    );
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
         maxPayloadLength: MAX_PAYLOAD,

@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config.js';
 import type { SessionEvent } from '../../../src/domain/events.js';
 import { createLogger } from '../../../src/log.js';
 import type { Services } from '../../../src/services.js';
-import { closeLeftOpen, INTERRUPTED_SUMMARY } from '../../../src/session/recovery.js';
+import { closeOrphans, INTERRUPTED_SUMMARY } from '../../../src/store/orphans.js';
 import { InsufficientCreditsError, Supervisor } from '../../../src/session/supervisor.js';
 import type { SessionSpec } from '../../../src/session/types.js';
 import type { KeyRecord } from '../../../src/store/types.js';
@@ -118,10 +118,10 @@ describe('session supervisor and actor', function () {
     const sup = new Supervisor(services);
     const actor = await sup.open(await spec(10), sup.reserve()!); // never run: the "crash"
     const at = new Date(Date.now() + 90_000);
-    expect(await closeLeftOpen(services, at)).to.be.at.least(1);
+    expect(await closeOrphans(services.store, services.config.nodeId, at)).to.have.length.at.least(1);
     const rec = (await services.store.sessions.get(actor.id))!;
     expect(rec).to.include({ state: 'ended', ended_at: at.toISOString(), summary: INTERRUPTED_SUMMARY });
     expect(rec.duration_seconds).to.be.within(89, 91);
-    expect(await closeLeftOpen(services, at)).to.equal(0);
+    expect(await closeOrphans(services.store, services.config.nodeId, at)).to.have.length(0);
   });
 });
