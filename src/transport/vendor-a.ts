@@ -3,8 +3,7 @@ import type { OutboundFrame } from '../domain/frames.js';
 import { isE164 } from '../domain/phone.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import {
-  decodeBase64,
-  dtmfDigit,
+  decodeStreamEvent,
   encodeBase64,
   objectField,
   parseObject,
@@ -82,31 +81,13 @@ export class VendorASerializer implements Serializer {
         this.streamSid = parsed.info.streamId;
         return { type: 'start', info: parsed.info };
       }
-      case 'media':
-        return this.media(objectField(msg, 'media'));
-      case 'dtmf': {
-        const digit = dtmfDigit(objectField(msg, 'dtmf').digit);
-        return digit ? { type: 'frame', frame: { kind: 'dtmf', digit } } : { type: 'ignore' };
-      }
-      case 'stop':
-        return { type: 'frame', frame: { kind: 'stop', reason: 'stop' } };
-      default:
-        // connected, mark echoes and anything new the vendor adds.
+      default: {
+        const decoded = decodeStreamEvent(msg);
+        if (decoded !== 'invalid') return decoded;
+        this.invalidFrames++;
         return { type: 'ignore' };
+      }
     }
-  }
-
-  private media(media: JsonObject): Decoded {
-    const payload = stringField(media, 'payload');
-    if (payload === undefined || payload === '') return { type: 'ignore' };
-    const data = decodeBase64(payload);
-    if (!data) {
-      this.invalidFrames++;
-      return { type: 'ignore' };
-    }
-    // The graph decides whether the outbound track (the callee) is transcribed (tracks=both).
-    const track = media.track === 'outbound' ? 'outbound' : 'inbound';
-    return { type: 'frame', frame: { kind: 'audio', track, data } };
   }
 
   /** Vendor A has no binary messages; a binary frame is not audio we can trust. */

@@ -4,8 +4,7 @@ import { isE164 } from '../domain/phone.js';
 import { MAX_SAMPLE_RATE, MIN_SAMPLE_RATE } from './raw.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import {
-  decodeBase64,
-  dtmfDigit,
+  decodeStreamEvent,
   encodeBase64,
   objectField,
   parseObject,
@@ -97,32 +96,13 @@ export class VendorBSerializer implements Serializer {
         this.bigEndian = parsed.info.audio.encoding === 'pcm16';
         return { type: 'start', info: parsed.info };
       }
-      case 'media':
-        return this.media(objectField(msg, 'media'));
-      case 'dtmf': {
-        const digit = dtmfDigit(objectField(msg, 'dtmf').digit);
-        return digit ? { type: 'frame', frame: { kind: 'dtmf', digit } } : { type: 'ignore' };
-      }
-      case 'stop':
-        return { type: 'frame', frame: { kind: 'stop', reason: 'stop' } };
-      default:
-        // connected, mark echoes, error reports and anything new.
+      default: {
+        const decoded = decodeStreamEvent(msg, (raw) => (this.bigEndian ? swap16(raw) : raw));
+        if (decoded !== 'invalid') return decoded;
+        this.invalidFrames++;
         return { type: 'ignore' };
+      }
     }
-  }
-
-  private media(media: JsonObject): Decoded {
-    const payload = stringField(media, 'payload');
-    if (payload === undefined || payload === '') return { type: 'ignore' };
-    const raw = decodeBase64(payload);
-    if (!raw) {
-      this.invalidFrames++;
-      return { type: 'ignore' };
-    }
-    const data = this.bigEndian ? swap16(raw) : raw;
-    if (data.byteLength === 0) return { type: 'ignore' };
-    const track = media.track === 'outbound' ? 'outbound' : 'inbound';
-    return { type: 'frame', frame: { kind: 'audio', track, data } };
   }
 
   decodeBinary(_data: Uint8Array): Decoded {

@@ -1,3 +1,5 @@
+import type { Decoded } from './types.js';
+
 /** Small parsing helpers shared by the serializers: untrusted wire text never throws past these. */
 
 export type JsonObject = Record<string, unknown>;
@@ -60,4 +62,38 @@ export function dtmfDigit(value: unknown): string | null {
 
 export function textMessage(value: unknown): { data: string; binary: false } {
   return { data: JSON.stringify(value), binary: false };
+}
+
+/**
+ * The events both vendors send after `start`: base64 `media` on a track, `dtmf`, `stop`; everything else
+ * (connected, mark echoes, error reports, whatever a vendor adds) is ignored. `'invalid'` is a media
+ * payload that is not canonical base64, which the serializer counts. `audio` converts a payload to the
+ * session's byte order (vendor B's L16 is big-endian).
+ */
+export function decodeStreamEvent(
+  msg: JsonObject,
+  audio: (payload: Uint8Array) => Uint8Array = (p) => p,
+): Decoded | 'invalid' {
+  switch (msg.event) {
+    case 'media': {
+      const media = objectField(msg, 'media');
+      const payload = stringField(media, 'payload');
+      if (payload === undefined || payload === '') return { type: 'ignore' };
+      const raw = decodeBase64(payload);
+      if (!raw) return 'invalid';
+      const data = audio(raw);
+      if (data.byteLength === 0) return { type: 'ignore' };
+      // The graph decides whether the outbound track (the callee) is transcribed (tracks=both).
+      const track = media.track === 'outbound' ? 'outbound' : 'inbound';
+      return { type: 'frame', frame: { kind: 'audio', track, data } };
+    }
+    case 'dtmf': {
+      const digit = dtmfDigit(objectField(msg, 'dtmf').digit);
+      return digit ? { type: 'frame', frame: { kind: 'dtmf', digit } } : { type: 'ignore' };
+    }
+    case 'stop':
+      return { type: 'frame', frame: { kind: 'stop', reason: 'stop' } };
+    default:
+      return { type: 'ignore' };
+  }
 }
