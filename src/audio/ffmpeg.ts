@@ -3,11 +3,11 @@
  * system's ffmpeg is preferred (newer codecs); the static build shipped with @ffmpeg-installer is the
  * fallback where none is installed.
  */
-import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import ffmpeg from 'fluent-ffmpeg';
+import { isExecutable } from '../util/files.js';
 
 let resolved: string | null | undefined;
 
@@ -21,17 +21,8 @@ export function ffmpegPath(): string | null {
   } catch {
     // not installed: the system binary is the only option
   }
-  resolved = candidates.find(executable) ?? null;
+  resolved = candidates.find(isExecutable) ?? null;
   return resolved;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface Decoded {

@@ -8,11 +8,12 @@
  * the live normalisation adapts. For such audio the recogniser starts from telephone-band means.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
+import { isExecutable, isReadable } from '../../util/files.js';
 import { ProviderError } from '../llm/types.js';
 import type { SpeechToText, SttOptions, SttResult } from './types.js';
 
@@ -30,30 +31,12 @@ const MODEL_ROOT = '/usr/share/pocketsphinx/model';
 /** Cepstral means of telephone-band speech as this model sees it (measured on 8 kHz calls). */
 const TELEPHONE_CMN = '56,32,-40,42,-33,15,-10,-22,7,-17,7,-8,-1';
 
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function readable(file: string): boolean {
-  try {
-    accessSync(file, constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Finds the recogniser and its US English model (Debian `pocketsphinx` + `pocketsphinx-en-us`). */
 export function detectSphinx(env: Record<string, string | undefined> = process.env): SphinxInstall | null {
   const binary = (env.PATH ?? '/usr/bin')
     .split(path.delimiter)
     .map((dir) => path.join(dir, 'pocketsphinx_continuous'))
-    .find(executable);
+    .find(isExecutable);
   if (!binary) return null;
   const root = path.join(MODEL_ROOT, 'en-us');
   const install = {
@@ -64,7 +47,7 @@ export function detectSphinx(env: Record<string, string | undefined> = process.e
     model: 'en-us',
   };
   const files = [path.join(install.hmm, 'mdef'), path.join(install.hmm, 'feat.params'), install.lm, install.dict];
-  return files.every(readable) ? install : null;
+  return files.every(isReadable) ? install : null;
 }
 
 /** Below this source rate the audio is treated as telephone band. */
