@@ -2,7 +2,8 @@
 /**
  * Makes a checkout runnable: installs dependencies with `npm ci` when node_modules is missing or does
  * not match package-lock.json, and compiles with tsc when dist is missing or older than the sources.
- * `--deps-only` skips the build (tests run the TypeScript directly).
+ * `--deps-only` skips the build (tests run the TypeScript directly). `--test-tools` also installs the
+ * Debian programs the test suite drives (speech, SIP peer, browser) when one is missing and apt-get can run.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,7 +71,48 @@ function run(cmd, args) {
   }
 }
 
+/** Debian package → the program the tests run from it. */
+const TEST_TOOLS = {
+  ffmpeg: 'ffmpeg',
+  sox: 'sox',
+  'espeak-ng': 'espeak-ng',
+  pocketsphinx: 'pocketsphinx_continuous',
+  'pocketsphinx-en-us': null, // model files only, installed with pocketsphinx
+  'sip-tester': 'sipp',
+  chromium: 'chromium',
+};
+
+function onPath(program) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, program)));
+}
+
+/** Installs missing test programs with apt-get (as root, or through sudo); says what it could not do. */
+function ensureTestTools() {
+  const missing = Object.entries(TEST_TOOLS).filter(([, program]) => program && !onPath(program));
+  if (missing.length === 0) return;
+  const names = Object.keys(TEST_TOOLS);
+  if (!onPath('apt-get')) {
+    console.error(
+      `Tests that drive ${missing.map(([p]) => p).join(', ')} will skip or fail: install them (${names.join(' ')}).`,
+    );
+    return;
+  }
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  console.error(`Installing the test programs (${missing.map(([p]) => p).join(', ')} missing) ...`);
+  const apt = (args) =>
+    spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], {
+      stdio: 'inherit',
+      env,
+    });
+  apt(['update']);
+  if (apt(['install', '-y', '--no-install-recommends', ...names]).status !== 0) {
+    console.error('apt-get install failed: tests that need these programs will fail.');
+  }
+}
+
 function main() {
+  if (process.argv.includes('--test-tools')) ensureTestTools();
   const depsOnly = process.argv.includes('--deps-only');
   const deps = depsProblem();
   if (deps) {
