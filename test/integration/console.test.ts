@@ -85,7 +85,8 @@ describe('operator console (headless Chromium)', function () {
 
     for (const line of ESCALATING_SCAM_CALL.slice(1)) call.sendText(line);
     await call.waitFor('verdict');
-    await page.waitForFunction("document.querySelector('#detail .level')?.textContent === 'scam'");
+    // A selector, not waitForFunction: the console's CSP (script-src 'self') forbids the eval that needs.
+    await page.locator('#detail .level', { hasText: /^scam$/ }).waitFor();
     const live = await page.$$eval('#detail .timeline circle.point', (cs) =>
       cs.map((c) => Number(c.getAttribute('data-score'))),
     );
