@@ -3,6 +3,8 @@
  * mu-law is vendor A's and vendor B's default (PCMU); A-law arrives from vendor B as PCMA.
  */
 
+import { pooledSamples } from '../util/bytes.js';
+
 function mulawToLinear(byte: number): number {
   const u = ~byte & 0xff;
   const magnitude = ((((u & 0x0f) << 3) + 0x84) << ((u & 0x70) >> 4)) - 0x84;
@@ -30,7 +32,7 @@ export const ALAW_TO_PCM: Readonly<Int16Array> = table(alawToLinear);
 export function decodeG711(
   bytes: Uint8Array,
   lookup: Readonly<Int16Array>,
-  out: Int16Array = new Int16Array(bytes.length),
+  out: Int16Array = pooledSamples(bytes.length),
 ): Int16Array {
   for (let i = 0; i < bytes.length; i++) out[i] = lookup[bytes[i]!]!;
   return out;

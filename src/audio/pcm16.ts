@@ -1,5 +1,7 @@
 /* 16-bit little-endian PCM from a byte stream whose chunks may split a sample in two. */
 
+import { pooledSamples } from '../util/bytes.js';
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
@@ -25,7 +27,7 @@ export class Pcm16Reader {
       // Aligned and in host order: a view, no copy.
       return new Int16Array(body.buffer, body.byteOffset, pairs);
     }
-    const out = new Int16Array(pairs + (head === undefined ? 0 : 1));
+    const out = pooledSamples(pairs + (head === undefined ? 0 : 1));
     let o = 0;
     if (head !== undefined) out[o++] = head;
     for (let i = 0; i < body.length; i += 2) out[o++] = (((body[i + 1]! << 8) | body[i]!) << 16) >> 16;

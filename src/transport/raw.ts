@@ -1,6 +1,7 @@
 import type { SessionEvent } from '../domain/events.js';
 import type { AudioEncoding, OutboundFrame, Track } from '../domain/frames.js';
 import { isE164 } from '../domain/phone.js';
+import { copyBytes } from '../util/bytes.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import { dtmfDigit, isObject, parseObject, textMessage, type JsonObject } from './wire.js';
 
@@ -119,7 +120,7 @@ export class RawSerializer implements Serializer {
   decodeBinary(data: Uint8Array): Decoded {
     if (data.byteLength === 0) return { type: 'ignore' };
     // Copy: socket libraries reuse (or neuter) the buffer once the message callback returns.
-    return { type: 'frame', frame: { kind: 'audio', track: 'inbound', data: new Uint8Array(data) } };
+    return { type: 'frame', frame: { kind: 'audio', track: 'inbound', data: copyBytes(data) } };
   }
 
   encodeEvent(event: SessionEvent): WireMessage {

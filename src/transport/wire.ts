@@ -46,7 +46,9 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  */
 export function decodeBase64(text: string): Uint8Array | null {
   if (!BASE64.test(text)) return null;
-  return new Uint8Array(Buffer.from(text, 'base64'));
+  const b = Buffer.from(text, 'base64');
+  // A view, not a copy: small decodes come from Node's pool (src/util/bytes.ts).
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 export function encodeBase64(data: Uint8Array): string {

@@ -3,6 +3,8 @@
  * reconnect) hands the queue to the next one: taking over cancels the previous reader's wait, so no
  * chunk goes to a dead stream.
  */
+import { ownedCopy } from '../../util/bytes.js';
+
 export class AudioQueue {
   private chunks: Uint8Array[] = [];
   private bytes = 0;
@@ -11,7 +13,8 @@ export class AudioQueue {
 
   push(chunk: Uint8Array): void {
     if (this.ended || chunk.length === 0) return;
-    this.chunks.push(chunk);
+    // Held until sent, possibly across reconnects: a copy of its own, never a slice pinning a shared pool.
+    this.chunks.push(ownedCopy(chunk));
     this.bytes += chunk.length;
     this.wake(true);
   }
