@@ -86,7 +86,7 @@ async function recogniser(): Promise<{ audioSeconds: number; cpu: number; wall: 
   const c0 = childCpuSeconds();
   const w0 = Date.now();
   const texts = await lastValueFrom(
-    transcribeAudio(from(frames), { encoding: 'mulaw', sampleRate: 8000 }, stt, { track: 'inbound' }).pipe(
+    transcribeAudio(from(frames), { encoding: 'mulaw', sampleRate: 8000 }, stt, {}).pipe(
       filter((r) => r.final),
       map((r) => r.text),
       toArray(),

@@ -6,6 +6,8 @@ import { createResampler } from '../src/audio/resampler.js';
  * chunks (no clicks at chunk edges). On completion the filter's tail is emitted.
  */
 export function resample(from: number, to: number): OperatorFunction<Int16Array, Int16Array> {
+  // Same rate: no stage at all, rather than a pass-through hop on every frame.
+  if (from === to) return (pcm$) => pcm$;
   return (pcm$) =>
     new Observable<Int16Array>((out) => {
       const resampler = createResampler(from, to);

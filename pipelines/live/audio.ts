@@ -33,7 +33,6 @@ export function audioUtterances(
   const role: Role = track === 'outbound' ? 'callee' : 'caller';
   const segmenter = ctx.services.config.tuning?.segmenter;
   const opts = {
-    track,
     ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),
     ...(segmenter ? { segmenter } : {}),
   };

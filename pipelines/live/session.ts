@@ -2,7 +2,6 @@ import {
   concat,
   connect,
   defer,
-  endWith,
   ignoreElements,
   map,
   merge,
@@ -21,6 +20,7 @@ import { metrics } from '../../src/observability/metrics.js';
 import { collectDtmf } from '../../operators/dtmf.js';
 import { meter, MINUTE_MS } from '../../operators/meter.js';
 import { timeLimit } from '../../operators/time-limit.js';
+import { routeFrames } from '../../operators/route-frames.js';
 import { untilEnd } from '../../operators/until-end.js';
 import type { PipelineContext } from '../types.js';
 import type { ReportError } from './audio.js';
@@ -51,8 +51,8 @@ export interface LiveHooks {
 /**
  * One live session as a single observable graph:
  *
- *   frames ─ until stop | credits | time limit ─┬─ dtmf ─► intel.dtmf
- *                                               └─ text + audio (+ extra lines) ─► utterances
+ *   frames ─ until stop | credits | time limit ─ routed by kind ─┬─ dtmf ─► intel.dtmf
+ *                                                                └─ text + audio (+ extra lines) ─► utterances
  *   utterances ─┬─► transcript.line
  *               └─► rules / model ─► gate ─► verdict
  *   then: final analysis ─► filing ─► record ─► session.ended
@@ -93,23 +93,19 @@ export function liveSession(
 
     const live$ = ctx.frames$.pipe(
       untilEnd(triggers$),
-      tap((f) => {
-        if (f.kind === 'stop') state.endReason = f.reason;
-      }),
-      connect((frames$) => {
-        const dtmf$ = frames$.pipe(
+      routeFrames((lanes) => {
+        const dtmf$ = lanes.dtmf$.pipe(
           collectDtmf(),
           tap((digits) => (state.dtmf = digits)),
           ignoreElements(),
         );
-        const heard$ = liveUtterances(ctx, frames$, report);
+        const heard$ = liveUtterances(ctx, lanes, report);
         const all$ = hooks.extraLines
-          ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, frames$, report))))
+          ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, lanes.all$, report))))
           : heard$;
         // After the stop, speech-to-text gets a bounded time to flush; a stuck provider cannot hold the end.
-        const flushDeadline$ = frames$.pipe(
-          ignoreElements(),
-          endWith(0),
+        const flushDeadline$ = lanes.stop$.pipe(
+          tap((f) => (state.endReason = f.reason)),
           switchMap(() => timer(profile.flushMs, scheduler)),
         );
         const spoken$ = all$.pipe(

@@ -1,13 +1,12 @@
-import { filter, map, type Observable } from 'rxjs';
+import { map, type Observable } from 'rxjs';
 import { decode } from '../../operators/decode.js';
 import { resample } from '../../operators/resample.js';
 import { segment, type SegmenterOptions } from '../../operators/segment.js';
 import { transcribe } from '../../operators/transcribe.js';
-import type { AudioFormat, AudioFrame, Track } from '../../src/domain/frames.js';
+import type { AudioFormat, AudioFrame } from '../../src/domain/frames.js';
 import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
 
 export interface TrackSpeechOptions {
-  track: Track;
   language?: string;
   /** VAD sensitivity and hang-over for recognisers that take utterances. */
   segmenter?: Omit<SegmenterOptions, 'sampleRate'>;
@@ -16,7 +15,7 @@ export interface TrackSpeechOptions {
 /**
  * One track's audio frames → recognition results: decode → resample to the recogniser's rate →
  * (cut into utterances, when the recogniser wants them) → transcribe. Call once per transcribed
- * track; frames of other tracks are ignored. Final results carry spoken numbers as digits; interim
+ * track, with that track's frames only. Final results carry spoken numbers as digits; interim
  * results (final: false) are passed on for the consumer to drop.
  */
 export function transcribeAudio(
@@ -26,7 +25,6 @@ export function transcribeAudio(
   opts: TrackSpeechOptions,
 ): Observable<SttResult> {
   const pcm$ = frames$.pipe(
-    filter((f) => f.track === opts.track),
     map((f) => f.data),
     decode(format.encoding),
     resample(format.sampleRate, stt.sampleRate),

@@ -1,5 +1,6 @@
-import { filter, merge, type Observable } from 'rxjs';
-import type { AudioFrame, Frame, Utterance } from '../../src/domain/frames.js';
+import { merge, type Observable } from 'rxjs';
+import type { Utterance } from '../../src/domain/frames.js';
+import type { FrameLanes } from '../../operators/route-frames.js';
 import { textUtterances } from '../../operators/utterances.js';
 import type { PipelineContext } from '../types.js';
 import { audioUtterances, type ReportError } from './audio.js';
@@ -11,21 +12,17 @@ import { audioUtterances, type ReportError } from './audio.js';
  */
 export function liveUtterances(
   ctx: PipelineContext,
-  frames$: Observable<Frame>,
+  lanes: Pick<FrameLanes, 'inbound$' | 'outbound$' | 'text$'>,
   report: ReportError,
   extra$: Observable<Utterance>[] = [],
 ): Observable<Utterance> {
-  const audio = (track: AudioFrame['track']) =>
-    frames$.pipe(filter((f): f is AudioFrame => f.kind === 'audio' && f.track === track));
-  const branches = [frames$.pipe(textUtterances(ctx.scheduler))];
+  const branches = [lanes.text$.pipe(textUtterances(ctx.scheduler))];
   if (!ctx.services.stt) {
-    // Text-only deployment: one branch sees all audio so the client hears about it once.
-    branches.push(
-      audioUtterances(ctx, 'inbound', frames$.pipe(filter((f): f is AudioFrame => f.kind === 'audio')), report),
-    );
+    // Text-only deployment: the first audio of either track is reported once.
+    branches.push(audioUtterances(ctx, 'inbound', merge(lanes.inbound$, lanes.outbound$), report));
   } else {
-    branches.push(audioUtterances(ctx, 'inbound', audio('inbound'), report));
-    if (ctx.spec.options.tracksBoth) branches.push(audioUtterances(ctx, 'outbound', audio('outbound'), report));
+    branches.push(audioUtterances(ctx, 'inbound', lanes.inbound$, report));
+    if (ctx.spec.options.tracksBoth) branches.push(audioUtterances(ctx, 'outbound', lanes.outbound$, report));
   }
   return merge(...branches, ...extra$);
 }

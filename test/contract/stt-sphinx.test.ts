@@ -43,7 +43,7 @@ function callFrames(encode: (pcm: Int16Array) => Uint8Array, text: string): Audi
 async function recognise(frames: AudioFrame[], encoding: 'mulaw' | 'alaw'): Promise<string> {
   const stt = createSphinx(install!, log);
   const texts = await lastValueFrom(
-    transcribeAudio(from(frames), { encoding, sampleRate: 8000 }, stt, { track: 'inbound', language: 'en-US' }).pipe(
+    transcribeAudio(from(frames), { encoding, sampleRate: 8000 }, stt, { language: 'en-US' }).pipe(
       filter((r) => r.final),
       map((r) => r.text),
       toArray(),

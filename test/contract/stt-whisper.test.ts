@@ -47,7 +47,6 @@ describe('OpenAI-style transcription provider (local /v1/audio/transcriptions se
     }));
     const results = await lastValueFrom(
       transcribeAudio(from(frames), { encoding: 'mulaw', sampleRate: 8000 }, stt, {
-        track: 'inbound',
         segmenter: { mode: 0 },
       }).pipe(toArray()),
     );

@@ -114,6 +114,28 @@ describe('untilEnd operator', () => {
     });
   });
 
+  it('lets go of the frames and the triggers once it has ended', () => {
+    scheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const frames$ = hot<Frame>('-a-a-a-a-a', { a: text });
+      const triggers$ = cold('----c', { c: 'credits' as const });
+      expectObservable(frames$.pipe(untilEnd(triggers$))).toBe('-a-a(s|)', {
+        a: text,
+        s: { kind: 'stop', reason: 'credits' },
+      });
+      expectSubscriptions(frames$.subscriptions).toBe('^---!');
+      expectSubscriptions(triggers$.subscriptions).toBe('^---!');
+    });
+  });
+
+  it('ends at once, and only once, on triggers that fire as it is subscribed', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const triggers$ = of('shutdown' as const, 'time_limit' as const);
+      expectObservable(cold<Frame>('a|', { a: text }).pipe(untilEnd(triggers$))).toBe('(s|)', {
+        s: { kind: 'stop', reason: 'shutdown' },
+      });
+    });
+  });
+
   it('treats the inbound stream ending without a stop as the socket closing', () => {
     scheduler().run(({ cold, expectObservable }) => {
       expectObservable(cold<Frame>('a|', { a: text }).pipe(untilEnd(new Subject()))).toBe('a(s|)', {
