@@ -14,7 +14,7 @@ import type { SessionKind } from '../domain/events.js';
 import type { Frame } from '../domain/frames.js';
 import { SocketSink } from '../events/socket-sink.js';
 import { frameProbe } from '../observability/frame-probe.js';
-import { metrics } from '../observability/metrics.js';
+import { frameTally, metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
 import type { SessionActor } from '../session/actor.js';
 import { mergeOptions, urlOptions } from '../session/options.js';
@@ -45,14 +45,6 @@ const FEATURE: Readonly<Record<SessionKind, Feature>> = { filter: 'live_filter',
 const MAX_PAYLOAD = 256 * 1024;
 /** Frames that may arrive while the first minute is charged; audio beyond this is shed. */
 const EARLY_LIMIT = 2000;
-
-/** Counters bound once: the per-frame path allocates nothing beyond the frame. */
-const FRAMES_IN = {
-  audio: metrics.framesIn.labels('audio'),
-  text: metrics.framesIn.labels('text'),
-  dtmf: metrics.framesIn.labels('dtmf'),
-  stop: metrics.framesIn.labels('stop'),
-} as const;
 
 export interface LiveSocketOptions {
   scheduler?: SchedulerLike;
@@ -290,8 +282,8 @@ function onMessage(
     ? serializer.decodeBinary(new Uint8Array(message))
     : serializer.decodeText(Buffer.from(message).toString('utf8'));
   if (d.type !== 'frame') return;
-  FRAMES_IN[d.frame.kind].inc();
-  if (d.frame.kind === 'audio') metrics.bytesIn.inc(d.frame.data.byteLength);
+  frameTally[d.frame.kind]++;
+  if (d.frame.kind === 'audio') frameTally.audioBytes += d.frame.data.byteLength;
   if (conn.phase === 'live') conn.session!.push(d.frame);
   else if (conn.early.length < EARLY_LIMIT || d.frame.kind !== 'audio') conn.early.push(d.frame);
 }

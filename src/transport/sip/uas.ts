@@ -10,7 +10,7 @@ import { parseUri } from 'sip';
 import { LIVE_PROFILES } from '../../../pipelines/live/profile.js';
 import type { AudioEncoding } from '../../domain/frames.js';
 import type { Logger } from '../../log.js';
-import { metrics } from '../../observability/metrics.js';
+import { frameTally, metrics } from '../../observability/metrics.js';
 import { authenticate } from '../../server/auth.js';
 import type { RequestLimits } from '../../server/rate-limit.js';
 import type { Services } from '../../services.js';
@@ -369,12 +369,12 @@ export class SipServer {
       peerAddress: call.flow.address,
       timeoutMs: this.opts.rtpTimeoutMs,
       onAudio: (data) => {
-        metrics.framesIn.inc({ kind: 'audio' });
-        metrics.bytesIn.inc(data.byteLength);
+        frameTally.audio++;
+        frameTally.audioBytes += data.byteLength;
         call.session?.push({ kind: 'audio', track: 'inbound', data });
       },
       onDigit: (digit) => {
-        metrics.framesIn.inc({ kind: 'dtmf' });
+        frameTally.dtmf++;
         call.session?.push({ kind: 'dtmf', digit });
       },
       onTimeout: () => {
