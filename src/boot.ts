@@ -11,6 +11,7 @@ import { createTextToSpeech } from './providers/tts/index.js';
 import { hashKey } from './server/auth.js';
 import type { Services } from './services.js';
 import { openStore } from './store/index.js';
+import { warmUpRules } from './rules/index.js';
 import { recoverSessions } from './store/journal.js';
 import type { KeyRecord, Store } from './store/types.js';
 
@@ -80,6 +81,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       createTextToSpeech(config, log),
     ]);
     log.info({ llm: llm?.id ?? 'none', stt: stt?.id ?? 'none', tts: tts?.id ?? 'none' }, 'providers ready');
+    warmUpRules();
     return instrumentProviders({ config, log, store, llm, stt, tts, personas: PERSONAS });
   } catch (err) {
     await store.close().catch(() => undefined);

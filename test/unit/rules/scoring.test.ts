@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { LIKELY_SCAM_AT, SUSPICIOUS_AT } from '../../../src/domain/levels.js';
 import { TACTICS, type Tactic } from '../../../src/domain/tactics.js';
 import { findEvidence, findEvidenceExhaustive } from '../../../src/rules/evidence.js';
-import { callerText, createRuleScorer, parseTranscript, scoreText } from '../../../src/rules/index.js';
+import { callerText, createRuleScorer, parseTranscript, scoreText, warmUpRules } from '../../../src/rules/index.js';
 
 interface Row {
   id: string;
@@ -207,5 +207,14 @@ describe('rules: transcripts and speakers', () => {
   it('continuation lines join the previous speaker', () => {
     const u = parseTranscript('caller: first part\nsecond part\ncallee: ok');
     expect(u[0]!.text).to.equal('first part second part');
+  });
+});
+
+describe('rule engine warm-up (boot)', () => {
+  it('leaves no state behind: a scorer made afterwards starts from nothing', () => {
+    warmUpRules(1);
+    const scorer = createRuleScorer();
+    expect(scorer.intel()).to.deep.equal({});
+    expect(scorer.push('hello, is this a good time to talk about your order?').score).to.be.below(0.3);
   });
 });
