@@ -24,11 +24,19 @@ export function journalPath(dataDir: string, nodeId: string): string {
   return path.join(dataDir, `journal-${nodeId.replace(/[^A-Za-z0-9._-]/g, '_')}.jsonl`);
 }
 
+/** Stored records the journal may still hold before it is compacted outside the replay timer. */
+export const COMPACT_AFTER = 1000;
+
 /**
  * Session writes that survive a store outage. `put` first appends the record to a local, fsync'd journal,
  * then writes it to the store; when the store fails the record waits in the journal (and in memory) and
- * `replay` writes it once the store answers `ping` again, then compacts the journal. Reads see waiting
- * records, so a session is never missing just because the store was briefly away.
+ * `replay` writes it once the store answers `ping` again. Reads see waiting records, so a session is never
+ * missing just because the store was briefly away.
+ *
+ * Compaction (rewriting the journal down to what still waits) is lazy: on the replay timer, after
+ * `COMPACT_AFTER` stored records, and on close. Compacting after every write cost three more fsyncs per
+ * record and capped scans at a few hundred a second. Until compacted the journal also holds records the
+ * store already has, the newest version of each; replaying those at boot rewrites the same data.
  */
 export class JournaledSessions implements SessionsPort {
   /** Newest record of every session the store has not confirmed yet. */
@@ -40,6 +48,8 @@ export class JournaledSessions implements SessionsPort {
   private replaying?: Promise<number>;
   /** The compaction queued but not yet started. */
   private compaction: Promise<void> | null = null;
+  /** Records stored since the last compaction started: what the journal holds needlessly. */
+  private stored = 0;
 
   private constructor(
     private readonly store: Store,
@@ -128,6 +138,7 @@ export class JournaledSessions implements SessionsPort {
     if (this.loop) return;
     this.loop = interval(this.opts.replayEveryMs ?? 5000, this.opts.scheduler).subscribe(() => {
       if (this.pending.size > 0) void this.replay();
+      else if (this.stored > 0) void this.compact();
     });
   }
 
@@ -135,6 +146,13 @@ export class JournaledSessions implements SessionsPort {
   stop(): void {
     this.loop?.unsubscribe();
     this.loop = undefined;
+  }
+
+  /** Stops the timer and leaves the journal holding only what still waits (a clean shutdown). */
+  async close(): Promise<void> {
+    this.stop();
+    // Writes still in flight keep their records in `pending`, so the compacted journal still holds them.
+    if (this.stored > 0) await this.compact();
   }
 
   private async replayOnce(): Promise<number> {
@@ -148,7 +166,10 @@ export class JournaledSessions implements SessionsPort {
     for (const s of [...this.pending.values()]) {
       if (await this.write(s)) written++;
     }
-    if (written > 0) this.opts.log?.info({ sessions: written, waiting: this.pending.size }, 'session journal replayed');
+    if (written > 0) {
+      this.opts.log?.info({ sessions: written, waiting: this.pending.size }, 'session journal replayed');
+      await this.compact();
+    }
     return written;
   }
 
@@ -166,7 +187,7 @@ export class JournaledSessions implements SessionsPort {
       }
       if (this.pending.get(s.id) === s) {
         this.pending.delete(s.id);
-        await this.compact();
+        if (++this.stored >= COMPACT_AFTER) void this.compact();
       }
       return true;
     });
@@ -186,6 +207,7 @@ export class JournaledSessions implements SessionsPort {
     this.compaction ??= this.journal
       .rewrite(() => {
         this.compaction = null;
+        this.stored = 0;
         return [...this.pending.values()];
       })
       .catch((err: unknown) => {
@@ -206,7 +228,7 @@ export function journaledStore(store: Store, sessions: JournaledSessions): Store
     domains: store.domains,
     ping: () => store.ping(),
     async close() {
-      sessions.stop();
+      await sessions.close();
       await store.close();
     },
   };

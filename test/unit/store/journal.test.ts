@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { VirtualTimeScheduler } from 'rxjs';
 import { createEmbeddedStore, type EmbeddedStore } from '../../../src/store/embedded/index.js';
-import { JournaledSessions, journalPath, recoverSessions } from '../../../src/store/journal.js';
+import { COMPACT_AFTER, JournaledSessions, journalPath, recoverSessions } from '../../../src/store/journal.js';
 import type { Store } from '../../../src/store/types.js';
 import { aSession } from '../../contract/records.js';
 import { flaky } from './flaky-store.js';
@@ -40,13 +40,45 @@ describe('session journal', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes through to the store and leaves an empty journal', async function () {
-    const j = await JournaledSessions.open(store, { dataDir: dir, nodeId: NODE });
+  it('writes through to the store; the journal is compacted lazily, on its timer and on close', async function () {
+    const scheduler = new VirtualTimeScheduler();
+    const j = await JournaledSessions.open(store, { dataDir: dir, nodeId: NODE, replayEveryMs: 5000, scheduler });
+    j.start();
     const s = aSession('k');
     await j.put(s);
     expect(await real.sessions.get(s.id)).to.deep.equal(s);
-    expect(journalLines()).to.deep.equal([]);
     expect(j.waiting).to.equal(0);
+    // Stored, so no longer needed in the journal, but not compacted on the write path.
+    expect(journalLines().map((l) => JSON.parse(l))).to.deep.equal([s]);
+    scheduler.maxFrames = 5000;
+    scheduler.flush(); // the replay timer: nothing waits, so it compacts
+    await until(() => journalLines().length === 0);
+
+    const t = aSession('k');
+    await j.put(t);
+    expect(journalLines()).to.have.length(1);
+    await j.close();
+    expect(journalLines()).to.deep.equal([]);
+  });
+
+  it('compacts without the timer once COMPACT_AFTER stored records have piled up', async function () {
+    const j = await JournaledSessions.open(store, { dataDir: dir, nodeId: NODE });
+    const records = Array.from({ length: COMPACT_AFTER }, () => aSession('k'));
+    await Promise.all(records.slice(0, -1).map((r) => j.put(r)));
+    expect(journalLines().length).to.equal(COMPACT_AFTER - 1);
+    await j.put(records.at(-1)!);
+    await until(() => journalLines().length === 0);
+  });
+
+  it('a record still waiting survives a compaction and a close', async function () {
+    const j = await JournaledSessions.open(store, { dataDir: dir, nodeId: NODE });
+    const stored = aSession('k');
+    await j.put(stored);
+    outage.down = true;
+    const waiting = aSession('k');
+    await j.put(waiting);
+    await j.close();
+    expect(journalLines().map((l) => JSON.parse(l))).to.deep.equal([waiting]);
   });
 
   it('keeps a record the store refused, and replays it once the store is back', async function () {
