@@ -10,6 +10,7 @@ import type { Verdict } from '../src/domain/verdict.js';
 import { callerText, formatTranscript, parseTranscript } from '../src/rules/index.js';
 import { metrics } from '../src/observability/metrics.js';
 import type { Services } from '../src/services.js';
+import { withTimeout } from '../src/util/abort.js';
 import { fileComplaints } from './filing.js';
 import { finalAnalysis } from './final-analysis.js';
 
@@ -57,10 +58,10 @@ export async function runScan(
     ...(job.language ? { language: job.language } : {}),
   };
   // The model gets the same bound as a live call's final analysis; the request's own time-out still applies.
-  const bounded = AbortSignal.any([signal, AbortSignal.timeout(ANALYSIS_TIMEOUT_MS)]);
-  const { verdict, intel } = await finalAnalysis(input, services.llm, bounded, (e) =>
+  const bounded = withTimeout(signal, ANALYSIS_TIMEOUT_MS);
+  const { verdict, intel } = await finalAnalysis(input, services.llm, bounded.signal, (e) =>
     services.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept'),
-  );
+  ).finally(bounded.done);
   const endedAt = now();
   const filed = await fileComplaints(services.store, {
     sessionId,
