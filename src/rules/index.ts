@@ -28,11 +28,14 @@ function scriptsOf(hits: readonly Hit[]): string[] {
 
 /**
  * Incremental scorer for a live call. Each utterance is searched once, only for evidence not yet found,
- * so a push costs the length of the new text, not of the whole call.
+ * so a push costs the length of the new text, not of the whole call. Intel is extracted from each
+ * utterance only when asked for (the filter asks once, at the end): a verdict does not wait for it.
  */
 export function createRuleScorer(): RuleScorer {
   const hits: Hit[] = [];
   const found = new Set<string>();
+  const texts: string[] = [];
+  let extracted = 0;
   let intel: Intel = {};
   return {
     push(text: string): Assessment {
@@ -40,10 +43,13 @@ export function createRuleScorer(): RuleScorer {
         hits.push(h);
         found.add(h.cue.id);
       }
-      intel = mergeIntel(intel, extractIntel(text));
+      texts.push(text);
       return assess(hits);
     },
-    intel: () => mergeIntel(intel, { scripts: scriptsOf(hits) }),
+    intel: () => {
+      for (; extracted < texts.length; extracted++) intel = mergeIntel(intel, extractIntel(texts[extracted]!));
+      return mergeIntel(intel, { scripts: scriptsOf(hits) });
+    },
   };
 }
 
