@@ -1,4 +1,5 @@
-import { from, Observable, Subject, type ObservableInput, type OperatorFunction } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction } from 'rxjs';
+import { Relay } from '../src/util/relay.js';
 import type { AudioFrame, DtmfFrame, Frame, StopFrame, TextFrame } from '../src/domain/frames.js';
 
 /** A session's frames, one lane per kind (and per audio track). */
@@ -23,14 +24,14 @@ export function routeFrames<R>(selector: (lanes: FrameLanes) => ObservableInput<
   return (frames$) =>
     new Observable<R>((out) => {
       const lanes = {
-        inbound: new Subject<AudioFrame>(),
-        outbound: new Subject<AudioFrame>(),
-        text: new Subject<TextFrame>(),
-        dtmf: new Subject<DtmfFrame>(),
-        stop: new Subject<StopFrame>(),
-        all: new Subject<Frame>(),
+        inbound: new Relay<AudioFrame>(),
+        outbound: new Relay<AudioFrame>(),
+        text: new Relay<TextFrame>(),
+        dtmf: new Relay<DtmfFrame>(),
+        stop: new Relay<StopFrame>(),
+        all: new Relay<Frame>(),
       };
-      const subjects = Object.values(lanes) as Subject<unknown>[];
+      const relays = Object.values(lanes) as Relay<unknown>[];
       const sub = from(
         selector({
           inbound$: lanes.inbound.asObservable(),
@@ -61,10 +62,10 @@ export function routeFrames<R>(selector: (lanes: FrameLanes) => ObservableInput<
             }
           },
           error: (e: unknown) => {
-            for (const s of subjects) s.error(e);
+            for (const s of relays) s.error(e);
           },
           complete: () => {
-            for (const s of subjects) s.complete();
+            for (const s of relays) s.complete();
           },
         }),
       );

@@ -5,6 +5,7 @@ import { createWebhookSink, type WebhookSink } from '../events/webhook.js';
 import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
 import type { Pipeline } from '../../pipelines/types.js';
+import { Relay } from '../util/relay.js';
 import type { SessionHandle, SessionSpec } from './types.js';
 
 /** Frames that may wait between the start message and the graph running (a few ms of store writes). */
@@ -30,7 +31,8 @@ export class SessionActor implements SessionHandle {
   /** `ended`, plus the session's webhook posts finished or abandoned (5 s at most). */
   readonly settled: Promise<void>;
 
-  private readonly mailbox = new Subject<Frame>();
+  /** Every inbound frame of the call passes here: a Relay, not a Subject (see src/util/relay.ts). */
+  private readonly mailbox = new Relay<Frame>();
   private readonly eventsOut = new Subject<SessionEvent>();
   private readonly outboundOut = new Subject<OutboundFrame>();
   private pending: Frame[] | null = [];
