@@ -79,6 +79,20 @@ export async function startClient(): Promise<ClientProc> {
   return (await Proc.start<ClientRequest, ClientReply>('live/load-client.ts')).proc;
 }
 
+export const WARM_UP_S = 10;
+
+/**
+ * Runs a short call load against a fresh node and ends it, so what is measured next is a warm node (as a
+ * node is after its first minute of service), not the JIT compiling each path for its first calls. The
+ * scripted calls escalate to `scam` in their first lines, so every verdict path runs during the warm-up.
+ */
+export async function warmUp(client: ClientProc, url: string, key: string, seconds: number): Promise<void> {
+  if (seconds <= 0) return;
+  await client.ask({ cmd: 'open', url, key, total: 50, rate: spreadRate(50) });
+  await sleep(seconds * 1000);
+  await client.ask({ cmd: 'closeAll' });
+}
+
 export async function stopServer(server: ServerProc): Promise<void> {
   const exited = new Promise((r) => server.child.once('exit', r));
   await Promise.race([server.ask({ cmd: 'stop' }).then(() => exited), sleep(20_000)]);

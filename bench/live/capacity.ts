@@ -15,6 +15,8 @@ import {
   stopServer,
   type ClientProc,
   type ServerProc,
+  warmUp,
+  WARM_UP_S,
 } from '../lib/procs.js';
 import type { Opts } from '../run.js';
 
@@ -53,6 +55,7 @@ export async function capacity(o: Opts): Promise<string> {
     const { server, url, key } = await startServer('node');
     const client = await startClient();
     try {
+      await warmUp(client, url, key, o.short ? 0 : WARM_UP_S);
       for (const n of steps) {
         const opened = await client.ask({
           cmd: 'open',

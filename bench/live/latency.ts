@@ -6,7 +6,7 @@
 import { kb, ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
 import os from 'node:os';
-import { sleep, spreadRate, startClient, startServer, stopServer } from '../lib/procs.js';
+import { sleep, spreadRate, startClient, startServer, stopServer, warmUp, WARM_UP_S } from '../lib/procs.js';
 import type { Opts } from '../run.js';
 
 export async function latency(o: Opts): Promise<string> {
@@ -15,6 +15,7 @@ export async function latency(o: Opts): Promise<string> {
   const { server, url, key } = await startServer('node');
   const client = await startClient();
   try {
+    await warmUp(client, url, key, o.short ? 0 : WARM_UP_S);
     const base = await server.ask({ cmd: 'gc' });
     const opened = await client.ask({ cmd: 'open', url, key, total: sessions, rate: spreadRate(sessions) });
     // Measured from the moment every session is open: the rules' verdicts come in a session's first seconds
