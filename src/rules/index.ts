@@ -67,7 +67,7 @@ export function scoreOnly(text: string): Assessment {
 export { parseTranscript, callerText, formatTranscript } from './transcript.js';
 
 /** A short scam call touching every part of the engine (evidence, intel, spoken digits). */
-const WARM_UP_CALL = [
+export const WARM_UP_CALL: readonly string[] = [
   'hello this is officer miller from the social security administration your number has been suspended',
   'there is a warrant for your arrest unless you pay today with google play gift cards',
   'do not hang up and do not tell your bank, call me back at two zero two five five five zero one four seven',

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LIKELY_SCAM_AT } from '../../../domain/levels.js';
 import type { Assessment } from '../../../domain/verdict.js';
+import { WARM_UP_CALL } from '../../../rules/index.js';
 import { guardInjection } from '../injection.js';
 import { ProviderError, type Analysis, type ModelInput, type ModelProvider } from '../types.js';
 import { ArtefactError, LocalModel, type ModelArtefact } from './model.js';
@@ -34,6 +35,8 @@ export interface LocalOptions {
 
 export function createLocalProvider(options: LocalOptions = {}): ModelProvider {
   const model = new LocalModel(loadArtefact(options.modelPath));
+  // The first assessments compile the model's expressions (~30 ms): paid here, at boot, not in a live call.
+  for (let i = 0; i < 3; i++) model.assess(WARM_UP_CALL.join(' '));
 
   function assess(input: ModelInput, signal: AbortSignal): Assessment {
     if (signal.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
