@@ -14,6 +14,14 @@ describe('pooled audio buffers', () => {
     expect(pooledBytes(3)).to.have.length(3);
   });
 
+  it('keeps every buffer apart across many slabs, and gives large ones memory of their own', () => {
+    const views = Array.from({ length: 100 }, (_, i) => pooledSamples(160 + (i % 3)).fill(i));
+    views.forEach((v, i) => expect(v.every((x) => x === i)).to.equal(true));
+    expect(new Set(views.map((v) => v.buffer)).size).to.be.greaterThan(3);
+    expect(pooledBytes(5000).buffer.byteLength).to.equal(5000);
+    expect(pooledSamples(3000).buffer.byteLength).to.equal(6000);
+  });
+
   it('copies bytes so the source can be reused without changing the copy', () => {
     const src = new Uint8Array([1, 2, 3]);
     const copy = copyBytes(src);
