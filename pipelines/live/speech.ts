@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { decode } from '../../operators/decode.js';
 import { resample } from '../../operators/resample.js';
 import { segment, type SegmenterOptions } from '../../operators/segment.js';
@@ -24,11 +24,7 @@ export function transcribeAudio(
   stt: SpeechToText,
   opts: TrackSpeechOptions,
 ): Observable<SttResult> {
-  const pcm$ = frames$.pipe(
-    map((f) => f.data),
-    decode(format.encoding),
-    resample(format.sampleRate, stt.sampleRate),
-  );
+  const pcm$ = frames$.pipe(decode(format.encoding), resample(format.sampleRate, stt.sampleRate));
   const speech$ = stt.wantsSegments ? pcm$.pipe(segment({ ...opts.segmenter, sampleRate: stt.sampleRate })) : pcm$;
   const transcribeOpts = opts.language
     ? { language: opts.language, sourceRate: format.sampleRate }

@@ -19,6 +19,16 @@ describe('operators/decode', () => {
     expect(await run('alaw', [new Uint8Array([0xd5, 0x55, 0xaa])])).to.deep.equal([[8, -8, 32256]]);
   });
 
+  it('takes audio frames as well as bytes', async () => {
+    const frames = [
+      { data: new Uint8Array([0xff, 0x80]) },
+      { data: new Uint8Array(0) },
+      { data: new Uint8Array([0x00]) },
+    ];
+    const out = await lastValueFrom(from(frames).pipe(decode('mulaw'), toArray()));
+    expect(out.map((a) => Array.from(a))).to.deep.equal([[0, 32124], [-32124]]);
+  });
+
   it('ignores empty frames', async () => {
     expect(await run('mulaw', [new Uint8Array(0), new Uint8Array([0xff]), new Uint8Array(0)])).to.deep.equal([[0]]);
   });
