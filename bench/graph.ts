@@ -7,7 +7,11 @@
  *
  *   npx tsx bench/graph.ts [--sessions 200] [--frames 500] [--rounds 7] [--write]
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
+import { asyncScheduler } from 'rxjs';
 import { filterPipeline } from '../pipelines/filter.js';
 import { loadConfig } from '../src/config.js';
 import { buildServices, closeServices } from '../src/boot.js';
@@ -17,10 +21,6 @@ import type { SessionSpec } from '../src/session/types.js';
 import { copyBytes } from '../src/util/bytes.js';
 import { appendRun, machine, table } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
-import os from 'node:os';
-import fs from 'node:fs';
-import path from 'node:path';
-import { asyncScheduler } from 'rxjs';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -45,7 +45,7 @@ export function routeFrames<R>(selector: (lanes: FrameLanes) => ObservableInput<
       sub.add(
         frames$.subscribe({
           next: (f) => {
-            if (lanes.all.observed) lanes.all.next(f);
+            lanes.all.next(f);
             switch (f.kind) {
               case 'audio':
                 (f.track === 'outbound' ? lanes.outbound : lanes.inbound).next(f);
