@@ -3,6 +3,7 @@ import { openDb } from './db.js';
 import { embeddedComplaints } from './complaints.js';
 import { embeddedDomains } from './domains.js';
 import { embeddedKeys } from './keys.js';
+import { groupCommit } from './group-commit.js';
 import { embeddedSessions } from './sessions.js';
 
 export interface EmbeddedStore extends Store {
@@ -15,18 +16,21 @@ export interface EmbeddedStore extends Store {
 export function createEmbeddedStore(path: string): EmbeddedStore {
   const db = openDb(path);
   const probe = db.prepare('SELECT 1');
+  const batch = groupCommit(db);
   return {
     kind: 'embedded',
     path,
-    keys: embeddedKeys(db),
-    sessions: embeddedSessions(db),
+    keys: embeddedKeys(db, batch),
+    sessions: embeddedSessions(db, batch),
     complaints: embeddedComplaints(db),
     domains: embeddedDomains(db),
     async ping() {
       probe.get();
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      batch.flush();
+      db.close();
     },
   };
 }

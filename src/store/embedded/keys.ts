@@ -1,12 +1,13 @@
 import type { KeyRecord, KeysPort } from '../types.js';
 import type { Db } from './db.js';
+import type { GroupCommit } from './group-commit.js';
 
 function checkAmount(credits: number): void {
   if (!Number.isFinite(credits) || credits < 0)
     throw new RangeError(`credits must be a finite number ≥ 0, got ${credits}`);
 }
 
-export function embeddedKeys(db: Db): KeysPort {
+export function embeddedKeys(db: Db, batch: GroupCommit): KeysPort {
   const insert = db.prepare(
     'INSERT INTO keys (id, hash, label, credits, created_at) VALUES (@id, @hash, @label, @credits, @created_at)',
   );
@@ -44,7 +45,7 @@ export function embeddedKeys(db: Db): KeysPort {
     },
     async debit(keyId, credits) {
       checkAmount(credits);
-      return take.run(credits, keyId, credits).changes === 1;
+      return batch.run(() => take.run(credits, keyId, credits).changes === 1);
     },
     async balance(keyId) {
       return balance.get(keyId)?.credits ?? 0;

@@ -1,12 +1,13 @@
 import type { StoredSession } from '../../domain/session.js';
 import type { SessionsPort } from '../types.js';
 import type { Db } from './db.js';
+import type { GroupCommit } from './group-commit.js';
 
 type Row = { doc: string };
 const parse = (row: Row): StoredSession => JSON.parse(row.doc) as StoredSession;
 
 /** The whole record rides in `doc`; the columns beside it exist only to be queried. */
-export function embeddedSessions(db: Db): SessionsPort {
+export function embeddedSessions(db: Db, batch: GroupCommit): SessionsPort {
   const upsert = db.prepare(
     `INSERT INTO sessions (id, key_id, started_at, state, node_id, doc)
      VALUES (@id, @key_id, @started_at, @state, @node_id, @doc)
@@ -23,14 +24,15 @@ export function embeddedSessions(db: Db): SessionsPort {
 
   return {
     async put(s) {
-      upsert.run({
+      const row = {
         id: s.id,
         key_id: s.key_id,
         started_at: s.started_at,
         state: s.state,
         node_id: s.node_id ?? null,
         doc: JSON.stringify(s),
-      });
+      };
+      await batch.run(() => upsert.run(row));
     },
     async get(id) {
       const row = byId.get(id);
