@@ -25,7 +25,7 @@ export async function finalAnalysis(
   let model: Analysis | null = null;
   if (llm && input.callerText.trim()) {
     try {
-      model = await raceAbort(llm.analyze(input, signal), signal);
+      model = await raceAbort(() => llm.analyze(input, signal), signal);
     } catch (e) {
       onProviderError?.(e instanceof Error ? e : new Error(String(e)));
     }
@@ -35,9 +35,13 @@ export async function finalAnalysis(
   return { verdict, intel };
 }
 
-/** A provider that ignores its signal must not hold the session past its bound. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * A provider that ignores its signal must not hold the session past its bound. One asked with a signal
+ * already aborted is not asked at all: its failure would have nobody listening (an unhandled rejection).
+ */
+function raceAbort<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(abortError(signal));
+  const work = start();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });

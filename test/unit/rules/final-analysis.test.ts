@@ -71,6 +71,30 @@ describe('pipelines/final-analysis', () => {
     expect(errors[0]!.message).to.equal('final analysis took longer than 20 s');
   });
 
+  it('a signal aborted before the analysis asks no model and keeps the rules verdict', async () => {
+    let asked = false;
+    const llm = scripted(async (_i, s) => {
+      asked = true;
+      throw s.reason; // what a provider does on an aborted signal: nobody would be listening
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const ctrl = new AbortController();
+      ctrl.abort(new Error('client went away'));
+      const errors: Error[] = [];
+      const { verdict } = await finalAnalysis(input(SCAM), llm, ctrl.signal, (e) => errors.push(e));
+      await new Promise((r) => setImmediate(r));
+      expect(asked).to.equal(false);
+      expect(verdict.level).to.equal('scam');
+      expect(errors.map((e) => e.message)).to.deep.equal(['client went away']);
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('an empty caller text asks no model and is clean', async () => {
     let asked = false;
     const llm = scripted(async () => {
