@@ -3,6 +3,7 @@
  * asked and the verdict is `scam`, and store it as a session of kind `scan`.
  */
 import { randomUUID } from 'node:crypto';
+import { analyzeCall } from '../src/analysis/analyze.js';
 import type { Utterance } from '../src/domain/frames.js';
 import { countIntel, type Intel } from '../src/domain/intel.js';
 import type { StoredSession } from '../src/domain/session.js';
@@ -12,7 +13,6 @@ import { metrics } from '../src/observability/metrics.js';
 import type { Services } from '../src/services.js';
 import { withTimeout } from '../src/util/abort.js';
 import { fileComplaints } from './filing.js';
-import { finalAnalysis } from './final-analysis.js';
 
 /** Spec: final analysis takes up to 20 seconds. */
 export const ANALYSIS_TIMEOUT_MS = 20_000;
@@ -59,7 +59,7 @@ export async function runScan(
   };
   // The model gets the same bound as a live call's final analysis; the request's own time-out still applies.
   const bounded = withTimeout(signal, ANALYSIS_TIMEOUT_MS);
-  const { verdict, intel } = await finalAnalysis(input, services.llm, bounded.signal, (e) =>
+  const { verdict, intel } = await analyzeCall(services, input, bounded.signal, (e) =>
     services.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept'),
   ).finally(bounded.done);
   const endedAt = now();

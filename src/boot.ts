@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AnalysisPool } from './analysis/pool.js';
 import type { Config } from './config.js';
 import { PERSONAS } from './honeypot/personas.js';
 import type { Logger } from './log.js';
 import { instrumentProviders } from './observability/instrument.js';
-import { createModelProvider } from './providers/llm/index.js';
+import { createModelProvider, type ModelProvider } from './providers/llm/index.js';
 import { createSpeechToText } from './providers/stt/index.js';
 import { createTextToSpeech } from './providers/tts/index.js';
 import { hashKey } from './server/auth.js';
@@ -82,16 +83,37 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
     ]);
     log.info({ llm: llm?.id ?? 'none', stt: stt?.id ?? 'none', tts: tts?.id ?? 'none' }, 'providers ready');
     warmUpRules();
-    return instrumentProviders({ config, log, store, llm, stt, tts, personas: PERSONAS });
+    const analysis = createAnalysisPool(config, llm, log);
+    return instrumentProviders({
+      config,
+      log,
+      store,
+      llm,
+      stt,
+      tts,
+      personas: PERSONAS,
+      ...(analysis ? { analysis } : {}),
+    });
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;
   }
 }
 
+/**
+ * Analysis workers hold their own copy of the embedded model, so they serve only a node whose model is
+ * that one (or none): a remote model's calls are I/O, and stay on the main thread with their client.
+ */
+function createAnalysisPool(config: Config, llm: ModelProvider | null, log: Logger): AnalysisPool | null {
+  if (config.analysisWorkers === 0) return null;
+  if (config.llm === 'local' && llm) return new AnalysisPool(config.analysisWorkers, { model: {} }, log);
+  if (config.llm === 'none') return new AnalysisPool(config.analysisWorkers, {}, log);
+  return null;
+}
+
 /** Closes providers and the store; errors are logged, never thrown, so shutdown always completes. */
 export async function closeServices(s: Services): Promise<void> {
-  const closing = [s.llm, s.stt, s.tts].map((p) => p?.close?.());
+  const closing = [s.llm, s.stt, s.tts, s.analysis].map((p) => p?.close?.());
   for (const r of await Promise.allSettled(closing)) {
     if (r.status === 'rejected') s.log.warn({ err: r.reason as unknown }, 'provider close failed');
   }

@@ -38,6 +38,8 @@ export interface Config {
   nodeId: string;
   drainSeconds: number;
   rateLimitPerMinute: number;
+  /** Worker threads analysing whole calls off the main thread (VOICE_ANALYSIS_WORKERS; 0: none). */
+  analysisWorkers: number;
   /**
    * Behind a load balancer: take the client address from the last `X-Forwarded-For` entry (the one the
    * balancer appended) or its PROXY protocol header, for per-address rate limits and logs (VOICE_TRUST_PROXY).
@@ -71,6 +73,11 @@ function int(env: Env, name: string, dflt: number, min: number, max: number): nu
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/** One core stays the main thread's (live calls, HTTP); up to four more analyse. A one-core node has none. */
+function defaultAnalysisWorkers(): number {
+  return Math.max(0, Math.min(4, os.availableParallelism() - 1));
 }
 
 function bool(env: Env, name: string, dflt: boolean): boolean {
@@ -202,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeId: str(env, 'VOICE_NODE_ID') ?? `${os.hostname()}:${port}`,
     drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
     rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
+    analysisWorkers: int(env, 'VOICE_ANALYSIS_WORKERS', defaultAnalysisWorkers(), 0, 64),
     trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),
     tuning: tuning(env),
   };

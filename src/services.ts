@@ -1,3 +1,4 @@
+import type { AnalysisPool } from './analysis/pool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { Persona } from './honeypot/types.js';
@@ -18,4 +19,6 @@ export interface Services {
   stt: SpeechToText | null;
   tts: TextToSpeech | null;
   personas: readonly Persona[];
+  /** Worker threads for whole-call analysis (scans); absent: analysed on the main thread. */
+  analysis?: AnalysisPool;
 }

@@ -12,7 +12,8 @@ import type { TextToSpeech } from '../providers/tts/types.js';
 import type { Services } from '../services.js';
 import { metrics } from './metrics.js';
 
-function outcome(provider: string, op: string, ok: boolean, ms: number): void {
+/** Counts one provider call; also for calls made where the wrappers below cannot see them (analysis workers). */
+export function recordProviderCall(provider: string, op: string, ok: boolean, ms: number): void {
   metrics.providerCalls.inc({ provider, op, outcome: ok ? 'ok' : 'error' });
   metrics.providerLatency.observe({ provider, op }, ms);
 }
@@ -21,10 +22,10 @@ async function timed<T>(provider: string, op: string, work: () => Promise<T>): P
   const t0 = performance.now();
   try {
     const out = await work();
-    outcome(provider, op, true, performance.now() - t0);
+    recordProviderCall(provider, op, true, performance.now() - t0);
     return out;
   } catch (e) {
-    outcome(provider, op, false, performance.now() - t0);
+    recordProviderCall(provider, op, false, performance.now() - t0);
     throw e;
   }
 }
@@ -63,11 +64,11 @@ export function instrumentStt(stt: SpeechToText): SpeechToText {
       return stt.transcribe(watched, opts).subscribe({
         next: (r) => out.next(r),
         error: (e: unknown) => {
-          outcome(stt.id, 'transcribe', false, performance.now() - audioEnded);
+          recordProviderCall(stt.id, 'transcribe', false, performance.now() - audioEnded);
           out.error(e);
         },
         complete: () => {
-          outcome(stt.id, 'transcribe', true, performance.now() - audioEnded);
+          recordProviderCall(stt.id, 'transcribe', true, performance.now() - audioEnded);
           out.complete();
         },
       });

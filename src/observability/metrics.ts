@@ -72,6 +72,12 @@ export const metrics = {
     labelNames: ['provider', 'op', 'outcome'] as const,
     registers: [registry],
   }),
+  analyses: new Counter({
+    name: 'voice_analyses_total',
+    help: 'Whole-call analyses (scans) by where they ran: an analysis worker, or the main thread',
+    labelNames: ['on'] as const,
+    registers: [registry],
+  }),
   providerLatency: new Histogram({
     name: 'voice_provider_latency_ms',
     help: 'Provider call latency',

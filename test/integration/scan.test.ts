@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { writeWav } from '../../src/audio/wav.js';
+import { metrics } from '../../src/observability/metrics.js';
 import { hashKey } from '../../src/server/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -227,5 +228,41 @@ describe('integration/scan: feature switched off', () => {
     const r = await post(s, { transcript: IRS_SCAM });
     expect(r.status).to.equal(503);
     expect(r.body.status).to.equal('error');
+  });
+});
+
+async function analysesOn(): Promise<{ worker: number; thread: number }> {
+  const m = await metrics.analyses.get();
+  const on = (where: string) => m.values.find((v) => v.labels.on === where)?.value ?? 0;
+  return { worker: on('worker'), thread: on('thread') };
+}
+
+describe('integration/scan: analysis workers', function () {
+  this.timeout(60_000);
+  let onThread: TestServer;
+  let onWorkers: TestServer;
+  before(async () => {
+    [onThread, onWorkers] = await Promise.all([
+      startTestServer({ VOICE_ANALYSIS_WORKERS: '0' }),
+      startTestServer({ VOICE_ANALYSIS_WORKERS: '2' }),
+    ]);
+  });
+  after(async () => Promise.all([onThread.close(), onWorkers.close()]));
+
+  it('a node scoring scans on its workers answers exactly as one scoring on its own thread', async () => {
+    expect(onThread.services.analysis).to.equal(undefined);
+    expect(await onWorkers.services.analysis!.start()).to.equal(2);
+    const transcripts = [IRS_SCAM, PHARMACY, 'caller: your car warranty expires today, press one now'];
+    const before = await analysesOn();
+    for (const transcript of transcripts) {
+      const [a, b] = await Promise.all([post(onThread, { transcript }), post(onWorkers, { transcript })]);
+      expect(b.status, JSON.stringify(b.body)).to.equal(200);
+      expect(b.body.verdict).to.deep.equal(a.body.verdict);
+      expect(b.body.intel).to.deep.equal(a.body.intel);
+    }
+    // Both nodes run in this process and share its metrics: the workers' node is the only one with workers.
+    const after = await analysesOn();
+    expect(after.worker - before.worker).to.equal(transcripts.length);
+    expect(after.thread - before.thread).to.equal(transcripts.length);
   });
 });

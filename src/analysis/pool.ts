@@ -1,0 +1,164 @@
+import type { Worker } from 'node:worker_threads';
+import type { FinalAnalysis } from '../../pipelines/final-analysis.js';
+import type { Logger } from '../log.js';
+import type { ModelInput } from '../providers/llm/types.js';
+import type { JobReply, JobRequest, WorkerOptions } from './protocol.js';
+import { startWorker } from './start-worker.js';
+
+export interface PoolOutcome {
+  result: FinalAnalysis;
+  /** The model call's time and failure, when a model ran. */
+  model?: { ms: number; error?: string };
+}
+
+interface Pending {
+  resolve: (o: PoolOutcome) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  inflight: Map<number, Pending>;
+  /** Settles once the worker is ready (true) or gone before it was (false). */
+  up: Promise<boolean>;
+  settleUp: (ready: boolean) => void;
+}
+
+/** No worker could take the job (all failed to start, or the pool is closed): analyse on this thread. */
+export class PoolUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`analysis workers unavailable: ${reason}`);
+    this.name = 'PoolUnavailableError';
+  }
+}
+
+/**
+ * Worker threads that run the final analysis of whole calls (the rules and the embedded model) off the
+ * node's main thread. That thread carries every live call's frames and every HTTP request; a burst of
+ * scans scored on it would lag them all, and would cap scan throughput at one core whatever the machine.
+ *
+ * Workers start with the first job, not at boot: each holds its own model and heap, which a node that
+ * never scans should not pay for. Until one is ready, jobs are refused with `PoolUnavailableError` and
+ * the caller analyses them itself, so the first scans do not wait on a worker's start.
+ *
+ * A job goes to the ready worker with the fewest jobs in flight. A worker that dies fails its jobs the
+ * same way and is replaced, unless it died before it ever became ready: then the cause is not transient
+ * (a missing model file) and the pool shrinks.
+ */
+export class AnalysisPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private started: Promise<number> | null = null;
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    private readonly options: WorkerOptions,
+    private readonly log?: Logger,
+  ) {}
+
+  /** Workers running (ready or starting). */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /** Starts the workers (once); resolves when each is ready or gone, with how many are ready. */
+  start(): Promise<number> {
+    if (!this.started) {
+      const ups = Array.from({ length: this.closed ? 0 : this.size }, () => this.spawn().up);
+      this.started = Promise.all(ups).then((r) => r.filter(Boolean).length);
+    }
+    return this.started;
+  }
+
+  run(input: ModelInput, signal: AbortSignal): Promise<PoolOutcome> {
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    void this.start();
+    const slot = this.leastLoaded();
+    if (!slot) {
+      const why = this.closed ? 'pool closed' : this.slots.length > 0 ? 'workers starting' : 'no worker running';
+      return Promise.reject(new PoolUnavailableError(why));
+    }
+    const id = this.nextId++;
+    return new Promise<PoolOutcome>((resolve, reject) => {
+      const onAbort = (): void => {
+        slot.inflight.delete(id);
+        reject(signal.reason as Error);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      slot.inflight.set(id, {
+        resolve: (o) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(o);
+        },
+        reject: (e) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      slot.worker.postMessage({ id, input } satisfies JobRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    for (const s of slots) {
+      s.settleUp(false);
+      this.fail(s, 'pool closed');
+    }
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private leastLoaded(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.slots) if (s.ready && (!best || s.inflight.size < best.inflight.size)) best = s;
+    return best;
+  }
+
+  private spawn(): Slot {
+    const worker = startWorker(this.options);
+    // Never what keeps a process alive: a CLI that built services and forgot to close still exits.
+    worker.unref();
+    let settleUp!: (ready: boolean) => void;
+    const up = new Promise<boolean>((resolve) => (settleUp = resolve));
+    const slot: Slot = { worker, ready: false, inflight: new Map(), up, settleUp };
+    this.slots.push(slot);
+    worker.on('message', (m: JobReply | { ready: true }) => {
+      if ('ready' in m) {
+        slot.ready = true;
+        slot.settleUp(true);
+        return;
+      }
+      const pending = slot.inflight.get(m.id);
+      if (!pending) return; // its caller stopped waiting (aborted)
+      slot.inflight.delete(m.id);
+      if (m.ok) pending.resolve({ result: m.result, ...(m.model ? { model: m.model } : {}) });
+      else pending.reject(new Error(m.error));
+    });
+    worker.on('error', (err) => this.lost(slot, err));
+    worker.on('exit', (code) => this.lost(slot, new Error(`exited with code ${code}`)));
+    return slot;
+  }
+
+  private lost(slot: Slot, err: Error): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return; // already handled ('error' is followed by 'exit'), or closed
+    this.slots.splice(i, 1);
+    slot.settleUp(false);
+    this.fail(slot, err.message);
+    if (this.closed) return;
+    if (slot.ready) {
+      this.log?.error({ err }, 'analysis worker died; starting another');
+      this.spawn();
+    } else {
+      this.log?.error({ err, workers: this.slots.length }, 'analysis worker failed to start; not replaced');
+    }
+  }
+
+  private fail(slot: Slot, reason: string): void {
+    for (const p of slot.inflight.values()) p.reject(new PoolUnavailableError(reason));
+    slot.inflight.clear();
+  }
+}

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { finalAnalysis } from '../../../pipelines/final-analysis.js';
+import { analyzeCall } from '../../../src/analysis/analyze.js';
+import { AnalysisPool, PoolUnavailableError } from '../../../src/analysis/pool.js';
+import { metrics } from '../../../src/observability/metrics.js';
+import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
+import type { ModelInput } from '../../../src/providers/llm/types.js';
+import { callerText, parseTranscript } from '../../../src/rules/index.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const calls: ModelInput[] = fs
+  .readFileSync(path.join(root, 'test/fixtures/scam-calls.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .slice(0, 12)
+  .map((l) => {
+    const utterances = parseTranscript((JSON.parse(l) as { transcript: string }).transcript);
+    return { utterances, callerText: callerText(utterances), product: 'scan' as const };
+  });
+const open = (): AbortSignal => new AbortController().signal;
+/** The error a promise rejects with (fails the test when it resolves). */
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function analyzeCalls(op: string): Promise<number> {
+  const m = await metrics.providerCalls.get();
+  return m.values.filter((v) => v.labels.op === op && v.labels.outcome === 'ok').reduce((n, v) => n + v.value, 0);
+}
+
+describe('analysis workers', function () {
+  this.timeout(30_000);
+  const llm = createLocalProvider();
+  let pool: AnalysisPool;
+  beforeEach(async function () {
+    pool = new AnalysisPool(2, { model: {} });
+    expect(await pool.start()).to.equal(2);
+  });
+  afterEach(async function () {
+    await pool.close();
+  });
+
+  it('give exactly what the analysis on this thread gives, for calls analysed concurrently', async function () {
+    const inThread = await Promise.all(calls.map((c) => finalAnalysis(c, llm, open())));
+    const onWorkers = await Promise.all(calls.map((c) => pool.run(c, open())));
+    expect(onWorkers.map((o) => o.result)).to.deep.equal(inThread);
+    expect(onWorkers.every((o) => o.model && o.model.error === undefined && o.model.ms >= 0)).to.equal(true);
+  });
+
+  it('without a model, give the rules’ analysis and report no model call', async function () {
+    const rulesOnly = new AnalysisPool(1, {});
+    try {
+      await rulesOnly.start();
+      const out = await rulesOnly.run(calls[0]!, open());
+      expect(out.result).to.deep.equal(await finalAnalysis(calls[0]!, null, open()));
+      expect(out.model).to.equal(undefined);
+    } finally {
+      await rulesOnly.close();
+    }
+  });
+
+  it('analyzeCall counts the model call in the provider metrics, as the in-thread path does', async function () {
+    const before = await analyzeCalls('analyze');
+    await analyzeCall({ llm, analysis: pool }, calls[1]!, open());
+    expect((await analyzeCalls('analyze')) - before).to.equal(1);
+  });
+
+  it('a caller that stops waiting gets its abort reason; analyzeCall then keeps the rules’ verdict', async function () {
+    const ctrl = new AbortController();
+    const pending = pool.run(calls[0]!, ctrl.signal);
+    ctrl.abort(new Error('client went away'));
+    expect((await rejection(pending)).message).to.equal('client went away');
+
+    const errors: string[] = [];
+    const out = await analyzeCall({ llm, analysis: pool }, calls[0]!, ctrl.signal, (e) => errors.push(e.message));
+    expect(out.verdict.source).to.equal('heuristic');
+    expect(out.verdict).to.deep.equal((await finalAnalysis(calls[0]!, null, open())).verdict);
+    expect(errors).to.deep.equal(['client went away']);
+  });
+
+  it('a worker that dies fails its jobs to the caller and is replaced', async function () {
+    const victim = (pool as unknown as { slots: Array<{ worker: { terminate(): Promise<number> } }> }).slots[0]!;
+    const jobs = calls.map((c) =>
+      pool.run(c, open()).then(
+        () => 'ok',
+        (e: unknown) => (e instanceof PoolUnavailableError ? 'unavailable' : 'other'),
+      ),
+    );
+    await victim.worker.terminate();
+    const outcomes = await Promise.all(jobs);
+    expect(outcomes).to.include('unavailable');
+    expect(outcomes).not.to.include('other');
+    expect(pool.workers).to.equal(2);
+    const again = await pool.run(calls[2]!, open());
+    expect(again.result).to.deep.equal(await finalAnalysis(calls[2]!, llm, open()));
+  });
+
+  it('workers that cannot start are not replaced, and analyzeCall analyses on this thread instead', async function () {
+    const broken = new AnalysisPool(1, { model: { modelPath: path.join(root, 'no-such-model.json') } });
+    try {
+      expect(await broken.start()).to.equal(0);
+      expect(broken.workers).to.equal(0);
+      const err = await rejection(broken.run(calls[3]!, open()));
+      expect(err).to.be.instanceOf(PoolUnavailableError);
+      expect(err.message).to.match(/no worker running/);
+      const out = await analyzeCall({ llm, analysis: broken }, calls[3]!, open());
+      expect(out).to.deep.equal(await finalAnalysis(calls[3]!, llm, open()));
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('start with the first job, which (like any before a worker is ready) is left to the caller', async function () {
+    const lazy = new AnalysisPool(1, { model: {} });
+    try {
+      expect(lazy.workers).to.equal(0);
+      const err = await rejection(lazy.run(calls[0]!, open()));
+      expect(err).to.be.instanceOf(PoolUnavailableError);
+      expect(err.message).to.match(/starting/);
+      expect(lazy.workers).to.equal(1);
+      expect(await lazy.start()).to.equal(1);
+      expect((await lazy.run(calls[0]!, open())).result).to.deep.equal(await finalAnalysis(calls[0]!, llm, open()));
+    } finally {
+      await lazy.close();
+    }
+  });
+
+  it('a closed pool takes no jobs', async function () {
+    await pool.close();
+    const err = await rejection(pool.run(calls[0]!, open()));
+    expect(err).to.be.instanceOf(PoolUnavailableError);
+    expect(err.message).to.match(/closed/);
+  });
+});
