@@ -7,14 +7,26 @@
  */
 import { CUES, findCues, type CueHit } from './evidence.js';
 
-/** FNV-1a, 32 bit: a stable hash for feature buckets (the trained weights depend on it never changing). */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
+const SPACE = 0x20;
+
+/** FNV-1a over `text`, continuing from state `h`: the hash of a concatenation is the hash of its parts in turn. */
+function fnv1a(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h >>> 0;
+  return h;
+}
+
+/** FNV-1a, 32 bit: a stable hash for feature buckets (the trained weights depend on it never changing). */
+export function hash32(text: string): number {
+  return fnv1a(FNV_OFFSET, text) >>> 0;
+}
+
+/** `hash32(`${a} ${b}`)` without building the string: the bigram buckets of every call. */
+export function bigramHash32(hashOfA: number, b: string): number {
+  return fnv1a(Math.imul(hashOfA ^ SPACE, 0x01000193) >>> 0, b) >>> 0;
 }
 
 export interface FeatureSpace {
@@ -60,8 +72,9 @@ export function featurise(text: string, space: FeatureSpace): Featurised {
   const mask = (1 << space.hashBits) - 1;
   const buckets = new Set<number>();
   for (let i = 0; i < words.length; i++) {
-    buckets.add(hash32(words[i]!) & mask);
-    if (i + 1 < words.length) buckets.add(hash32(`${words[i]} ${words[i + 1]}`) & mask);
+    const h = hash32(words[i]!);
+    buckets.add(h & mask);
+    if (i + 1 < words.length) buckets.add(bigramHash32(h, words[i + 1]!) & mask);
   }
   const index = [...buckets].sort((a, b) => a - b);
   // Mean, not L2, normalisation: with L2 the words' share of the margin grows with the square root
