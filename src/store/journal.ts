@@ -153,6 +153,7 @@ export class JournaledSessions implements SessionsPort {
     this.stop();
     // Writes still in flight keep their records in `pending`, so the compacted journal still holds them.
     if (this.stored > 0) await this.compact();
+    await this.journal.close();
   }
 
   private async replayOnce(): Promise<number> {
