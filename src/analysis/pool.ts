@@ -83,11 +83,11 @@ export class AnalysisPool {
     const id = this.nextId++;
     return new Promise<PoolOutcome>((resolve, reject) => {
       const onAbort = (): void => {
-        slot.inflight.delete(id);
+        this.settle(slot, id);
         reject(signal.reason as Error);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      slot.inflight.set(id, {
+      this.owe(slot, id, {
         resolve: (o) => {
           signal.removeEventListener('abort', onAbort);
           resolve(o);
@@ -119,8 +119,7 @@ export class AnalysisPool {
 
   private spawn(): Slot {
     const worker = startWorker(this.options);
-    // Never what keeps a process alive: a CLI that built services and forgot to close still exits.
-    worker.unref();
+    worker.unref(); // until it owes an answer (`owe`)
     let settleUp!: (ready: boolean) => void;
     const up = new Promise<boolean>((resolve) => (settleUp = resolve));
     const slot: Slot = { worker, ready: false, inflight: new Map(), up, settleUp };
@@ -131,9 +130,8 @@ export class AnalysisPool {
         slot.settleUp(true);
         return;
       }
-      const pending = slot.inflight.get(m.id);
+      const pending = this.settle(slot, m.id);
       if (!pending) return; // its caller stopped waiting (aborted)
-      slot.inflight.delete(m.id);
       if (m.ok) pending.resolve({ result: m.result, ...(m.model ? { model: m.model } : {}) });
       else pending.reject(new Error(m.error));
     });
@@ -157,8 +155,25 @@ export class AnalysisPool {
     }
   }
 
+  /**
+   * A worker holds the process open only while it owes an answer: an idle pool never keeps a CLI from
+   * exiting, and a caller awaiting a worker is never left behind by a process with nothing else to do.
+   */
+  private owe(slot: Slot, id: number, pending: Pending): void {
+    if (slot.inflight.size === 0) slot.worker.ref();
+    slot.inflight.set(id, pending);
+  }
+
+  private settle(slot: Slot, id: number): Pending | undefined {
+    const pending = slot.inflight.get(id);
+    if (pending && slot.inflight.delete(id) && slot.inflight.size === 0) slot.worker.unref();
+    return pending;
+  }
+
   private fail(slot: Slot, reason: string): void {
-    for (const p of slot.inflight.values()) p.reject(new PoolUnavailableError(reason));
+    const owed = [...slot.inflight.values()];
     slot.inflight.clear();
+    slot.worker.unref();
+    for (const p of owed) p.reject(new PoolUnavailableError(reason));
   }
 }

@@ -1,6 +1,7 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { analyzeCall } from '../../../src/analysis/analyze.js';
@@ -131,6 +132,29 @@ describe('analysis workers', function () {
     } finally {
       await lazy.close();
     }
+  });
+
+  it('hold the process open while they owe an answer, and not once idle', async function () {
+    // A process with nothing else to do. Without the worker holding it open it would exit before printing;
+    // were an idle worker to hold it, it would never exit (and this test would time out).
+    const script = [
+      `import { AnalysisPool } from ${JSON.stringify(pathToFileURL(path.join(root, 'src/analysis/pool.ts')).href)};`,
+      'const pool = new AnalysisPool(1, {});',
+      'const keep = setInterval(() => undefined, 1000);',
+      'await pool.start();',
+      'clearInterval(keep);',
+      "const input = { utterances: [], callerText: 'pay with gift cards today or you will be arrested', product: 'scan' };",
+      "pool.run(input, new AbortController().signal).then((o) => console.log('LEVEL', o.result.verdict.level));",
+    ].join('\n');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: root, timeout: 20_000 },
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+      ),
+    );
+    expect(out.trim()).to.match(/^LEVEL (scam|likely_scam)$/);
   });
 
   it('a closed pool takes no jobs', async function () {
