@@ -59,9 +59,18 @@ export async function runScan(
   };
   // The model gets the same bound as a live call's final analysis; the request's own time-out still applies.
   const bounded = withTimeout(signal, ANALYSIS_TIMEOUT_MS);
-  const { verdict, intel } = await analyzeCall(services, input, bounded.signal, (e) =>
-    services.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept'),
-  ).finally(bounded.done);
+  const modelFailed = (e: Error): void => {
+    // The request ending (the client hung up, or its time ran out) is not a model fault: a line, not a warning.
+    if (signal.aborted) {
+      services.log.info(
+        { session_id: sessionId, reason: String(signal.reason) },
+        'scan: request ended; rules verdict kept',
+      );
+      return;
+    }
+    services.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept');
+  };
+  const { verdict, intel } = await analyzeCall(services, input, bounded.signal, modelFailed).finally(bounded.done);
   const endedAt = now();
   const filed = await fileComplaints(services.store, {
     sessionId,
