@@ -5,18 +5,23 @@ import { expect } from 'chai';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** Runs `npm run bench -- <args>` as CI would, without writing RESULTS.md; resolves with its output. */
+function bench(args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', ...args, '--no-write'],
+      { cwd: root, timeout: 80_000 },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+    ),
+  );
+}
+
 describe('benchmarks (smoke)', function () {
   this.timeout(90_000);
 
   it('the latency benchmark runs in short mode: sessions open, frames reach the recogniser, lines and verdicts come back', async () => {
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'bench/run.ts', 'latency', '--short', '--sessions', '10', '--seconds', '8', '--no-write'],
-        { cwd: root, timeout: 80_000 },
-        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
-      ),
-    );
+    const out = await bench(['latency', '--short', '--sessions', '10', '--seconds', '8']);
     expect(out).to.match(/Frame latency: 10 concurrent filter sessions \(0 failed to open\)/);
     const samples = (label: string): number => {
       const row = out.split('\n').find((l) => l.startsWith(`| ${label}`));
@@ -29,5 +34,18 @@ describe('benchmarks (smoke)', function () {
     expect(samples('utterance → verdict')).to.be.greaterThan(0);
     expect(out).to.match(/\| sessions ended unexpectedly \| 0 \|/);
     expect(out).to.match(/- machine: \d+ cores/);
+  });
+
+  it('the scan benchmark runs in short mode: every request answered 200 at both concurrencies', async () => {
+    const out = await bench(['scan', '--short', '--seconds', '2']);
+    const rows = out.split('\n').filter((l) => /^\| (1|32) \|/.test(l));
+    expect(rows, out).to.have.length(2);
+    for (const row of rows) {
+      const [, , requests, non200, rate] = row.split('|').map((c) => c.trim());
+      expect(Number(requests), row).to.be.greaterThan(0);
+      expect(Number(non200), row).to.equal(0);
+      expect(Number(rate), row).to.be.greaterThan(0);
+    }
+    expect(out).to.match(/In-process scoring .* \*\*\d+ transcripts\/s\*\*/);
   });
 });
