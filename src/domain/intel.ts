@@ -33,19 +33,25 @@ function factKey(value: string): string {
 export function mergeIntel(...parts: ReadonlyArray<Intel | undefined>): Intel {
   const out: Intel = {};
   for (const field of INTEL_LIST_FIELDS) {
-    const seen = new Map<string, string>();
+    // Most fields are empty in every part: no map for them (this runs several times per analysed call).
+    let seen: Map<string, string> | undefined;
     for (const part of parts) {
-      for (const value of part?.[field] ?? []) {
+      const values = part?.[field];
+      if (!values) continue;
+      for (const value of values) {
         const trimmed = value.trim();
         // One fact however it was punctuated or spaced ("Do not tell anyone" and "Do not tell anyone."):
         // `intel_count` counts distinct facts.
         const key = factKey(trimmed);
-        if (key && !seen.has(key)) seen.set(key, trimmed);
+        if (!key) continue;
+        seen ??= new Map();
+        if (!seen.has(key)) seen.set(key, trimmed);
       }
     }
-    if (seen.size > 0) out[field] = [...seen.values()];
+    if (seen) out[field] = [...seen.values()];
   }
-  const dtmf = parts.map((p) => p?.dtmf ?? '').join('');
+  let dtmf = '';
+  for (const part of parts) if (part?.dtmf) dtmf += part.dtmf;
   if (dtmf) out.dtmf = dtmf;
   return out;
 }
