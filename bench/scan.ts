@@ -108,13 +108,27 @@ export async function scan(o: Opts): Promise<string> {
     await load(base, key, bodies, 32, o.short ? 1 : SCAN_WARM_UP_S);
     const rows = [];
     for (const c of [1, 32]) {
+      await server.ask({ cmd: 'mark' });
       const r = await load(base, key, bodies, c, seconds);
-      rows.push([c, r.n, r.failures, Math.round(r.rate), ms(r.p50), ms(r.p99)]);
+      // Process-wide CPU (main thread and analysis workers): steadier than the rate on a shared machine.
+      const cpu = await server.ask({ cmd: 'sample' });
+      rows.push([c, r.n, r.failures, Math.round(r.rate), ms(r.p50), ms(r.p99), ms((cpu.cpuSeconds * 1000) / r.n, 3)]);
     }
     out.push(
       `#### Scan throughput (transcripts: ${texts.length} fixture calls, mean ${Math.round(texts.reduce((a, t) => a + t.length, 0) / texts.length)} characters; ${seconds} s per row after ${o.short ? 1 : SCAN_WARM_UP_S} s of warm-up; load from autocannon in the benchmark's process)`,
       '',
-      table(['concurrency', 'requests', 'non-200', 'requests / s', 'p50 latency (ms)', 'p99 latency (ms)'], rows),
+      table(
+        [
+          'concurrency',
+          'requests',
+          'non-200',
+          'requests / s',
+          'p50 latency (ms)',
+          'p99 latency (ms)',
+          'node CPU / request (ms, all threads)',
+        ],
+        rows,
+      ),
       '',
       `In-process scoring (rules + embedded model analysis, one thread): median **${Math.round(median(rates))} transcripts/s** over ${rates.length} one-second rounds.`,
     );
