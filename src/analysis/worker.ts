@@ -15,34 +15,41 @@ const model = options.model
   : null;
 warmUpRules();
 
-/** The model's own time per call, reported with the result so the main thread's metrics stay whole. */
-let modelMs = 0;
-const llm: ModelProvider | null = model && {
-  ...model,
-  analyze: async (input, signal) => {
-    const t0 = performance.now();
-    try {
-      return await model.analyze(input, signal);
-    } finally {
-      modelMs = performance.now() - t0;
-    }
-  },
-};
 // Nothing here waits on anything but the CPU, so the signal never fires; it is what the API takes.
 const signal = new AbortController().signal;
 
+/** The model as this job sees it: its own call timed, so the main thread's provider metrics stay whole. */
+function timedModel(report: JobReport): ModelProvider | null {
+  return (
+    model && {
+      ...model,
+      analyze: async (input, s) => {
+        const t0 = performance.now();
+        report.model = { ms: 0 };
+        try {
+          return await model.analyze(input, s);
+        } catch (e) {
+          report.model.error = e instanceof Error ? e.message : String(e);
+          throw e;
+        } finally {
+          report.model.ms = performance.now() - t0;
+        }
+      },
+    }
+  );
+}
+
+interface JobReport {
+  model?: { ms: number; error?: string };
+}
+
 parentPort!.on('message', (job: JobRequest) => {
   void (async () => {
-    let modelError: string | undefined;
+    const report: JobReport = {};
     try {
-      const result = await finalAnalysis(job.input, llm, signal, (e) => (modelError = e.message));
-      const reply: JobReply = {
-        id: job.id,
-        ok: true,
-        result,
-        model: llm && job.input.callerText.trim() ? { ms: modelMs, error: modelError } : undefined,
-      };
-      parentPort!.postMessage(reply);
+      // A model failure keeps the rules' verdict; the report carries the error to the main thread's log.
+      const result = await finalAnalysis(job.input, timedModel(report), signal);
+      parentPort!.postMessage({ id: job.id, ok: true, result, ...report } satisfies JobReply);
     } catch (err) {
       parentPort!.postMessage({ id: job.id, ok: false, error: String(err) } satisfies JobReply);
     }
