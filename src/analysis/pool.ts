@@ -1,18 +1,11 @@
 import type { Worker } from 'node:worker_threads';
-import type { FinalAnalysis } from '../../pipelines/final-analysis.js';
 import type { Logger } from '../log.js';
 import type { ModelInput } from '../providers/llm/types.js';
-import type { JobReply, JobRequest, WorkerOptions } from './protocol.js';
+import type { JobOutcome, JobReply, JobRequest, WorkerOptions } from './protocol.js';
 import { startWorker } from './start-worker.js';
 
-export interface PoolOutcome {
-  result: FinalAnalysis;
-  /** The model call's time and failure, when a model ran. */
-  model?: { ms: number; error?: string };
-}
-
 interface Pending {
-  resolve: (o: PoolOutcome) => void;
+  resolve: (o: JobOutcome) => void;
   reject: (err: Error) => void;
 }
 
@@ -72,7 +65,7 @@ export class AnalysisPool {
     return this.started;
   }
 
-  run(input: ModelInput, signal: AbortSignal): Promise<PoolOutcome> {
+  run(input: ModelInput, signal: AbortSignal): Promise<JobOutcome> {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     void this.start();
     const slot = this.leastLoaded();
@@ -81,7 +74,7 @@ export class AnalysisPool {
       return Promise.reject(new PoolUnavailableError(why));
     }
     const id = this.nextId++;
-    return new Promise<PoolOutcome>((resolve, reject) => {
+    return new Promise<JobOutcome>((resolve, reject) => {
       const onAbort = (): void => {
         this.settle(slot, id);
         reject(signal.reason as Error);
@@ -132,7 +125,7 @@ export class AnalysisPool {
       }
       const pending = this.settle(slot, m.id);
       if (!pending) return; // its caller stopped waiting (aborted)
-      if (m.ok) pending.resolve({ result: m.result, ...(m.model ? { model: m.model } : {}) });
+      if (m.ok) pending.resolve(m);
       else pending.reject(new Error(m.error));
     });
     worker.on('error', (err) => this.lost(slot, err));

@@ -12,12 +12,16 @@ export interface JobRequest {
   input: ModelInput;
 }
 
-export type JobReply =
-  | {
-      id: number;
-      ok: true;
-      result: FinalAnalysis;
-      /** The model call's own time and failure, for the node's provider metrics and log. */
-      model?: { ms: number; error?: string };
-    }
-  | { id: number; ok: false; error: string };
+/** The model call's own time and failure, for the node's provider metrics and log. */
+export interface ModelReport {
+  ms: number;
+  error?: string;
+}
+
+/** A job's answer: the analysis, and the model's report when a model was asked. */
+export interface JobOutcome {
+  result: FinalAnalysis;
+  model?: ModelReport;
+}
+
+export type JobReply = ({ id: number; ok: true } & JobOutcome) | { id: number; ok: false; error: string };

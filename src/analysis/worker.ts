@@ -7,7 +7,7 @@ import { finalAnalysis } from '../../pipelines/final-analysis.js';
 import { createLocalProvider } from '../providers/llm/local/provider.js';
 import type { ModelProvider } from '../providers/llm/types.js';
 import { warmUpRules } from '../rules/index.js';
-import type { JobReply, JobRequest, WorkerOptions } from './protocol.js';
+import type { JobReply, JobRequest, ModelReport, WorkerOptions } from './protocol.js';
 
 const options = workerData as WorkerOptions;
 const model = options.model
@@ -19,7 +19,7 @@ warmUpRules();
 const signal = new AbortController().signal;
 
 /** The model as this job sees it: its own call timed, so the main thread's provider metrics stay whole. */
-function timedModel(report: JobReport): ModelProvider | null {
+function timedModel(report: { model?: ModelReport }): ModelProvider | null {
   return (
     model && {
       ...model,
@@ -39,13 +39,9 @@ function timedModel(report: JobReport): ModelProvider | null {
   );
 }
 
-interface JobReport {
-  model?: { ms: number; error?: string };
-}
-
 parentPort!.on('message', (job: JobRequest) => {
   void (async () => {
-    const report: JobReport = {};
+    const report: { model?: ModelReport } = {};
     try {
       // A model failure keeps the rules' verdict; the report carries the error to the main thread's log.
       const result = await finalAnalysis(job.input, timedModel(report), signal);
