@@ -1,6 +1,7 @@
-import { from, Observable, type ObservableInput, type OperatorFunction } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, type Subscriber } from 'rxjs';
 import { Relay } from '../src/util/relay.js';
 import type { AudioFrame, DtmfFrame, Frame, StopFrame, TextFrame } from '../src/domain/frames.js';
+import { FrameSubscriber } from '../src/util/frame-subscriber.js';
 
 /** A session's frames, one lane per kind (and per audio track). */
 export interface FrameLanes {
@@ -23,7 +24,7 @@ export interface FrameLanes {
 export function routeFrames<R>(selector: (lanes: FrameLanes) => ObservableInput<R>): OperatorFunction<Frame, R> {
   return (frames$) =>
     new Observable<R>((out) => {
-      const lanes = {
+      const lanes: LaneRelays = {
         inbound: new Relay<AudioFrame>(),
         outbound: new Relay<AudioFrame>(),
         text: new Relay<TextFrame>(),
@@ -31,8 +32,7 @@ export function routeFrames<R>(selector: (lanes: FrameLanes) => ObservableInput<
         stop: new Relay<StopFrame>(),
         all: new Relay<Frame>(),
       };
-      const relays = Object.values(lanes) as Relay<unknown>[];
-      const sub = from(
+      from(
         selector({
           inbound$: lanes.inbound.asObservable(),
           outbound$: lanes.outbound.asObservable(),
@@ -42,33 +42,58 @@ export function routeFrames<R>(selector: (lanes: FrameLanes) => ObservableInput<
           all$: lanes.all.asObservable(),
         }),
       ).subscribe(out);
-      sub.add(
-        frames$.subscribe({
-          next: (f) => {
-            lanes.all.next(f);
-            switch (f.kind) {
-              case 'audio':
-                (f.track === 'outbound' ? lanes.outbound : lanes.inbound).next(f);
-                break;
-              case 'text':
-                lanes.text.next(f);
-                break;
-              case 'dtmf':
-                lanes.dtmf.next(f);
-                break;
-              case 'stop':
-                lanes.stop.next(f);
-                break;
-            }
-          },
-          error: (e: unknown) => {
-            for (const s of relays) s.error(e);
-          },
-          complete: () => {
-            for (const s of relays) s.complete();
-          },
-        }),
-      );
-      return sub;
+      // Last, so that no frame is missed; the route's subscriber is tied to `out`, so it ends with it.
+      frames$.subscribe(new RouteSubscriber(out, lanes));
     });
+}
+
+interface LaneRelays {
+  inbound: Relay<AudioFrame>;
+  outbound: Relay<AudioFrame>;
+  text: Relay<TextFrame>;
+  dtmf: Relay<DtmfFrame>;
+  stop: Relay<StopFrame>;
+  all: Relay<Frame>;
+}
+
+/**
+ * The source's subscriber: frames go to the lanes, and the source's end ends every lane. The operator's
+ * output is the selector's, so only its unsubscription passes here; completion and errors do not.
+ */
+class RouteSubscriber<R> extends FrameSubscriber<Frame, R> {
+  constructor(
+    out: Subscriber<R>,
+    private readonly lanes: LaneRelays,
+  ) {
+    super(out);
+  }
+
+  protected override _next(f: Frame): void {
+    const lanes = this.lanes;
+    lanes.all.next(f);
+    switch (f.kind) {
+      case 'audio':
+        (f.track === 'outbound' ? lanes.outbound : lanes.inbound).next(f);
+        break;
+      case 'text':
+        lanes.text.next(f);
+        break;
+      case 'dtmf':
+        lanes.dtmf.next(f);
+        break;
+      case 'stop':
+        lanes.stop.next(f);
+        break;
+    }
+  }
+
+  protected override _error(e: unknown): void {
+    for (const lane of Object.values(this.lanes) as Relay<unknown>[]) lane.error(e);
+    this.unsubscribe();
+  }
+
+  protected override _complete(): void {
+    for (const lane of Object.values(this.lanes) as Relay<unknown>[]) lane.complete();
+    this.unsubscribe();
+  }
 }

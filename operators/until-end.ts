@@ -1,5 +1,6 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { EndReason, Frame, StopFrame } from '../src/domain/frames.js';
+import { FrameSubscriber } from '../src/util/frame-subscriber.js';
 
 /**
  * Bounds a session's frames: passes frames up to and including the first stop, whether it comes
@@ -12,23 +13,35 @@ import type { EndReason, Frame, StopFrame } from '../src/domain/frames.js';
 export function untilEnd(triggers$: Observable<EndReason>): OperatorFunction<Frame, Frame> {
   return (frames$) =>
     new Observable<Frame>((out) => {
-      let ended = false;
-      const stop = (reason: EndReason): void => {
-        if (ended) return;
-        ended = true;
-        out.next({ kind: 'stop', reason } satisfies StopFrame);
-        out.complete();
-      };
-      const sub = frames$.subscribe({
-        next: (f) => {
-          if (ended) return;
-          if (f.kind === 'stop') stop(f.reason);
-          else out.next(f);
-        },
-        error: (e: unknown) => out.error(e),
-        complete: () => stop('closed'),
-      });
-      if (!ended) sub.add(triggers$.subscribe({ next: stop, error: (e: unknown) => out.error(e) }));
-      return sub;
+      const bounded = new UntilEndSubscriber(out);
+      frames$.subscribe(bounded);
+      if (bounded.ended) return;
+      bounded.add(triggers$.subscribe({ next: (r) => bounded.stop(r), error: (e: unknown) => out.error(e) }));
     });
+}
+
+class UntilEndSubscriber extends FrameSubscriber<Frame, Frame> {
+  ended = false;
+
+  constructor(out: Subscriber<Frame>) {
+    super(out);
+  }
+
+  stop(reason: EndReason): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.out.next({ kind: 'stop', reason } satisfies StopFrame);
+    this.out.complete();
+  }
+
+  protected override _next(f: Frame): void {
+    if (this.ended) return;
+    if (f.kind === 'stop') this.stop(f.reason);
+    else this.out.next(f);
+  }
+
+  protected override _complete(): void {
+    this.stop('closed');
+    this.unsubscribe();
+  }
 }

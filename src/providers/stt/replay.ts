@@ -4,8 +4,9 @@
  * measures the service around the recogniser, never the recogniser itself. Lines cycle through a scripted
  * scam call (spoken numbers in words, as a real recogniser writes them).
  */
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { frameProbe } from '../../observability/frame-probe.js';
+import { FrameSubscriber } from '../../util/frame-subscriber.js';
 import type { SpeechToText, SttResult } from './types.js';
 
 /** Audio between two scripted utterances. */
@@ -38,20 +39,30 @@ export function createReplay(opts: ReplayOptions = {}): SpeechToText {
     transcribe: (audio$, o) =>
       new Observable<SttResult>((out) => {
         const perLine = Math.max(1, Math.round((o.sampleRate * everyMs) / 1000));
-        let samples = 0;
-        let said = 0;
-        return audio$.subscribe({
-          next(pcm) {
-            if (frameProbe.enabled) frameProbe.handedOff();
-            samples += pcm.length;
-            while (samples >= (said + 1) * perLine) {
-              out.next({ text: lines[said % lines.length]!, final: true });
-              said++;
-            }
-          },
-          error: (e: unknown) => out.error(e),
-          complete: () => out.complete(),
-        });
+        audio$.subscribe(new ReplaySubscriber(out, perLine, lines));
       }),
   };
+}
+
+/** Counts the samples it is handed; after every `perLine` of them, the next scripted line, final. */
+class ReplaySubscriber extends FrameSubscriber<Int16Array, SttResult> {
+  private samples = 0;
+  private said = 0;
+
+  constructor(
+    out: Subscriber<SttResult>,
+    private readonly perLine: number,
+    private readonly lines: readonly string[],
+  ) {
+    super(out);
+  }
+
+  protected override _next(pcm: Int16Array): void {
+    if (frameProbe.enabled) frameProbe.handedOff();
+    this.samples += pcm.length;
+    while (this.samples >= (this.said + 1) * this.perLine) {
+      this.out.next({ text: this.lines[this.said % this.lines.length]!, final: true });
+      this.said++;
+    }
+  }
 }

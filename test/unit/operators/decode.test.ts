@@ -58,4 +58,14 @@ describe('operators/decode', () => {
       );
     });
   });
+
+  it('lets go of its source when its subscriber unsubscribes, and not before', () => {
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    }).run(({ hot, expectObservable, expectSubscriptions }) => {
+      const src = hot('-a-a-a-a-a', { a: new Uint8Array([0xff]) });
+      expectObservable(src.pipe(decode('mulaw')), '^--!').toBe('-a-', { a: Int16Array.from([0]) });
+      expectSubscriptions(src.subscriptions).toBe('^--!');
+    });
+  });
 });
