@@ -27,6 +27,8 @@ export class Proc<Req extends { cmd: string }, Rep extends { cmd: string }> {
         '--import',
         'tsx',
         '--expose-gc',
+        // BENCH_NODE_FLAGS="--trace-gc …": further V8/Node flags for each benchmark process (diagnosis).
+        ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
       ],
       env: { ...process.env, ...env },

@@ -8,6 +8,7 @@ import { table } from '../lib/report.js';
 import os from 'node:os';
 import { sleep, spreadRate, startClient, startServer, stopServer, warmUp, WARM_UP_S } from '../lib/procs.js';
 import type { Opts } from '../run.js';
+import { HANDOFF_SAMPLE_EVERY } from './protocol.js';
 
 export async function latency(o: Opts): Promise<string> {
   const sessions = o.sessions ?? (o.short ? 50 : 200);
@@ -29,7 +30,13 @@ export async function latency(o: Opts): Promise<string> {
     const cpuPerSession = s.cpuSeconds / s.seconds / live;
     const h = s.handoff!;
     const rows = [
-      ['frame arrival → recogniser hand-off (server)', h.count, ms(h.p50, 3), ms(h.p99, 3), ms(h.max, 3)],
+      [
+        `frame arrival → recogniser hand-off (server, every ${HANDOFF_SAMPLE_EVERY}th frame)`,
+        h.count,
+        ms(h.p50, 3),
+        ms(h.p99, 3),
+        ms(h.max, 3),
+      ],
       [
         'utterance → transcript.line (client)',
         c.lineLatency.count,

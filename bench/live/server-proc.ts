@@ -10,7 +10,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import uws from 'uWebSockets.js';
 import { LOOP_RESOLUTION_MS, summariseLoopDelay, summariseNs } from '../lib/stats.js';
-import type { ServerReply, ServerRequest } from './protocol.js';
+import { HANDOFF_SAMPLE_EVERY, type ServerReply, type ServerRequest } from './protocol.js';
 
 const mode = process.argv[2] === 'bare' ? 'bare' : 'node';
 const key = `bench_${process.pid}`;
@@ -76,6 +76,7 @@ async function start(): Promise<{
   });
   const node = await startNode(config, createLogger('warn'));
   frameProbe.enabled = true;
+  frameProbe.sampleEvery = HANDOFF_SAMPLE_EVERY;
   return {
     port: node.port,
     probe: frameProbe,
