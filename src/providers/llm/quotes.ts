@@ -6,6 +6,7 @@
  */
 import { LIKELY_SCAM_AT } from '../../domain/levels.js';
 import type { Assessment } from '../../domain/verdict.js';
+import { allMatches } from '../../util/matches.js';
 
 const QUOTED = /["“”]([^"“”]{3,})["“”]/g;
 
@@ -19,7 +20,7 @@ function plain(text: string): string {
 
 /** The quoted parts of a signal, or none when it quotes nothing. */
 export function quotesOf(signal: string): string[] {
-  return [...signal.matchAll(QUOTED)].map((m) => m[1]!.replace(/…$/, ''));
+  return allMatches(QUOTED, signal).map((m) => m[1]!.replace(/…$/, ''));
 }
 
 export function keepCallerQuotes<T extends Assessment>(callerText: string, a: T): T {

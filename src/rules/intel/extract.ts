@@ -1,5 +1,6 @@
 import { findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Intel, IntelListField } from '../../domain/intel.js';
+import { allMatches } from '../../util/matches.js';
 import { abaValid, base58CheckBitcoin, bech32Bitcoin, ethereumAddress, luhnValid } from './checksums.js';
 import { GIFT_CARD_BRANDS, ORGANIZATIONS, PAYMENT_APPS, REMOTE_TOOLS, findLexicon } from './lexicons.js';
 import { digitizeSpoken, unspeakAddresses } from './spoken.js';
@@ -40,7 +41,7 @@ export function callbackNumbers(digitized: string, region: 'US' = 'US'): string[
   };
   let candidates = 0;
   let searches = 0;
-  for (const m of digitized.matchAll(PHONE_CANDIDATE)) {
+  for (const m of allMatches(PHONE_CANDIDATE, digitized, MAX_CANDIDATES + 1)) {
     if (++candidates > MAX_CANDIDATES) break;
     const start = m.index ?? 0;
     const raw = m[0].trim();
@@ -68,9 +69,9 @@ const URL_RE =
 
 export function emailsAndUrls(text: string): { emails: string[]; urls: string[] } {
   const t = unspeakAddresses(text);
-  const emails = [...new Set([...t.matchAll(EMAIL)].map((m) => m[0].toLowerCase()))].slice(0, MAX_PER_FIELD);
+  const emails = [...new Set(allMatches(EMAIL, t).map((m) => m[0].toLowerCase()))].slice(0, MAX_PER_FIELD);
   const urls: string[] = [];
-  for (const m of t.matchAll(URL_RE)) {
+  for (const m of allMatches(URL_RE, t)) {
     if (urls.length >= MAX_PER_FIELD) break;
     const start = m.index ?? 0;
     if (t[start - 1] === '@') continue; // the domain of an e-mail address
@@ -87,7 +88,7 @@ const WALLET =
 
 export function cryptoWallets(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(WALLET)) {
+  for (const m of allMatches(WALLET, text)) {
     if (out.length >= MAX_PER_FIELD) break;
     const a = m[0];
     const ok = a.startsWith('0x') ? ethereumAddress(a) : /^bc1/i.test(a) ? bech32Bitcoin(a) : base58CheckBitcoin(a);
@@ -103,7 +104,7 @@ const DIGIT_GROUPS = /\b\d(?:[ -]?\d){5,18}\b/g;
 export function financialNumbers(digitized: string): { cards: string[]; banks: string[] } {
   const cards: string[] = [];
   const banks: string[] = [];
-  for (const m of digitized.matchAll(DIGIT_GROUPS)) {
+  for (const m of allMatches(DIGIT_GROUPS, digitized)) {
     if (cards.length >= MAX_PER_FIELD || banks.length >= MAX_PER_FIELD) break;
     const digits = m[0].replace(/\D/g, '');
     const ctx = before(digitized, m.index ?? 0, 50);
@@ -125,7 +126,7 @@ export function financialNumbers(digitized: string): { cards: string[]; banks: s
     }
   }
   const iban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/g;
-  for (const m of digitized.matchAll(iban))
+  for (const m of allMatches(iban, digitized))
     if (ibanValid(m[0])) add({ bank_accounts: banks } as Acc, 'bank_accounts', `iban ${m[0].replace(/ /g, '')}`);
   return { cards, banks };
 }
@@ -148,7 +149,7 @@ const REMOTE_CODE =
 
 export function remoteCodes(digitized: string): string[] {
   const out: string[] = [];
-  for (const m of digitized.matchAll(REMOTE_CODE)) {
+  for (const m of allMatches(REMOTE_CODE, digitized)) {
     if (out.length >= MAX_PER_FIELD) break;
     const code = (m[1] ?? '').replace(/\D/g, '');
     if (code.length >= 6 && code.length <= 12 && !out.includes(code)) out.push(code);
@@ -162,7 +163,7 @@ const CASE_NO =
 
 export function caseNumbers(digitized: string): string[] {
   const out: string[] = [];
-  for (const m of digitized.matchAll(CASE_NO)) {
+  for (const m of allMatches(CASE_NO, digitized)) {
     if (out.length >= MAX_PER_FIELD) break;
     const v = (m[1] ?? m[2] ?? m[3] ?? '').replace(/-$/, '');
     if (!/\d/.test(v) || v.length < 3) continue;
@@ -243,6 +244,10 @@ function money(n: number): string {
 
 /** A call names a handful of sums; a text naming hundreds is not a call, and is not worth reading further. */
 const MAX_AMOUNTS = 50;
+/** "$1,200", "$5k", "$2.50 million". */
+const DOLLARS = /\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(k|thousand|million)?\b/gi;
+/** "1,200 dollars", "5 thousand usd". */
+const NUMBER_DOLLARS = /\b(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(thousand\s+)?(?:dollars|usd|bucks)\b/gi;
 
 export function amounts(text: string): string[] {
   const out = new Set<string>();
@@ -250,15 +255,15 @@ export function amounts(text: string): string[] {
     if (!Number.isFinite(n) || n <= 0 || out.size >= MAX_AMOUNTS) return;
     out.add(money(n));
   };
-  for (const m of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(k|thousand|million)?\b/gi)) {
+  for (const m of allMatches(DOLLARS, text)) {
     const base = Number((m[1] ?? '').replace(/,/g, '') + (m[2] ?? ''));
     const mult = /^k|thousand/i.test(m[3] ?? '') ? 1000 : /million/i.test(m[3] ?? '') ? 1_000_000 : 1;
     push(base * mult);
   }
-  for (const m of text.matchAll(/\b(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*(thousand\s+)?(?:dollars|usd|bucks)\b/gi)) {
+  for (const m of allMatches(NUMBER_DOLLARS, text)) {
     push(Number((m[1] ?? '').replace(/,/g, '') + (m[2] ?? '')) * (m[3] ? 1000 : 1));
   }
-  for (const m of text.matchAll(WORD_AMOUNT)) {
+  for (const m of allMatches(WORD_AMOUNT, text)) {
     const n = wordsToNumber(m[1] ?? '');
     if (n !== null) push(n);
   }
@@ -300,7 +305,7 @@ const ADDRESS = new RegExp(
 );
 
 export function addresses(text: string): string[] {
-  return [...new Set([...text.matchAll(ADDRESS)].map((m) => m[0].replace(/[.,]+$/, '').trim()))];
+  return [...new Set(allMatches(ADDRESS, text).map((m) => m[0].replace(/[.,]+$/, '').trim()))];
 }
 
 // ── names ────────────────────────────────────────────────────────────────────────────────────
@@ -354,7 +359,7 @@ const NAME = new RegExp(
 
 export function names(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(NAME)) {
+  for (const m of allMatches(NAME, text)) {
     if (out.length >= MAX_PER_FIELD) break;
     const title = (m[1] ?? m[3] ?? '').trim();
     const name = (m[2] ?? m[4] ?? '').trim();
@@ -372,7 +377,7 @@ const ORG_PHRASE =
 
 export function organizations(text: string): string[] {
   const out = findLexicon(text, ORGANIZATIONS);
-  for (const m of text.matchAll(ORG_PHRASE)) {
+  for (const m of allMatches(ORG_PHRASE, text)) {
     if (out.length >= MAX_PER_FIELD) break;
     const org = (m[1] ?? '')
       .replace(/[.,'-]+$/, '')
