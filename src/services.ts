@@ -19,6 +19,6 @@ export interface Services {
   stt: SpeechToText | null;
   tts: TextToSpeech | null;
   personas: readonly Persona[];
-  /** Worker threads for whole-call analysis (scans); absent: analysed on the main thread. */
+  /** Worker threads for whole-call analysis (scans, ended live calls); absent: analysed on the main thread. */
   analysis?: AnalysisPool;
 }

@@ -4,10 +4,10 @@ import { countIntel, mergeIntel, type Intel } from '../../src/domain/intel.js';
 import type { StoredSession } from '../../src/domain/session.js';
 import type { Verdict } from '../../src/domain/verdict.js';
 import type { EventFactory } from '../../src/events/envelope.js';
+import { analyzeCall } from '../../src/analysis/analyze.js';
 import { metrics } from '../../src/observability/metrics.js';
 import type { ModelInput } from '../../src/providers/llm/types.js';
 import { fileComplaints, type FilingResult } from '../filing.js';
-import { finalAnalysis } from '../final-analysis.js';
 import type { PipelineContext } from '../types.js';
 import type { LiveProfile } from './profile.js';
 import type { LiveState } from './state.js';
@@ -61,7 +61,8 @@ async function finish(
   let verdict: Verdict;
   let intel: Intel;
   try {
-    const analysis = await finalAnalysis(input, services.llm, ac.signal, (e) =>
+    // On an analysis worker when the node has one: a call's end must not stall the calls still running.
+    const analysis = await analyzeCall(services, input, ac.signal, (e) =>
       out.push(events.error(e.message, 'final analysis by the model failed; the rules verdict stands')),
     );
     verdict = analysis.verdict;

@@ -1,6 +1,7 @@
 import { EMPTY, filter, map, merge, tap, type Observable } from 'rxjs';
 import type { Utterance } from '../../src/domain/frames.js';
 import type { Verdict } from '../../src/domain/verdict.js';
+import { scoreLiveCall } from '../../src/analysis/analyze.js';
 import { metrics } from '../../src/observability/metrics.js';
 import { modelScore, type ModelScoreResult } from '../../operators/model-score.js';
 import { ruleScore } from '../../operators/rule-score.js';
@@ -37,7 +38,7 @@ export function liveScoring(
   const model$ = llm
     ? utterances$.pipe(
         modelScore({
-          score: (input, signal) => timed(llm.id, llm.scoreLive(input, signal)),
+          score: (input, signal) => timed(llm.id, scoreLiveCall(ctx.services, llm, input, signal)),
           scheduler: ctx.scheduler,
           product: profile.filingProduct,
           ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),

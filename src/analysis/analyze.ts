@@ -1,8 +1,10 @@
 import { finalAnalysis, type FinalAnalysis } from '../../pipelines/final-analysis.js';
 import { recordProviderCall } from '../observability/instrument.js';
 import { metrics } from '../observability/metrics.js';
-import type { ModelInput } from '../providers/llm/types.js';
+import type { Assessment } from '../domain/verdict.js';
+import type { ModelInput, ModelProvider } from '../providers/llm/types.js';
 import type { Services } from '../services.js';
+import { PoolUnavailableError } from './pool.js';
 
 /**
  * The final analysis of a whole call: on an analysis worker when the node has them, otherwise (or when no
@@ -31,4 +33,27 @@ export async function analyzeCall(
   }
   metrics.analyses.inc({ on: 'thread' });
   return finalAnalysis(input, services.llm, signal, onProviderError);
+}
+
+/**
+ * The model's live score of a running call: on an analysis worker when the workers hold the node's model
+ * (the embedded one), otherwise, or when none is ready, by `llm` on this thread. The score is the same
+ * either way; what moves is the CPU, off the thread whose loop carries every call's audio.
+ */
+export async function scoreLiveCall(
+  services: Pick<Services, 'analysis'>,
+  llm: ModelProvider,
+  input: ModelInput,
+  signal: AbortSignal,
+): Promise<Assessment> {
+  const pool = services.analysis;
+  if (pool?.hasModel && !signal.aborted) {
+    try {
+      return await pool.scoreLive(input, signal);
+    } catch (e) {
+      // A model failure or an abort is the answer; only a pool that could not take the job falls back.
+      if (!(e instanceof PoolUnavailableError)) throw e;
+    }
+  }
+  return llm.scoreLive(input, signal);
 }

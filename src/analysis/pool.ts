@@ -1,11 +1,12 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import type { ModelInput } from '../providers/llm/types.js';
-import type { JobOutcome, JobReply, JobRequest, WorkerOptions } from './protocol.js';
+import type { Assessment } from '../domain/verdict.js';
+import type { JobAnswers, JobKind, JobOutcome, JobReply, JobRequest, WorkerOptions } from './protocol.js';
 import { startWorker } from './start-worker.js';
 
 interface Pending {
-  resolve: (o: JobOutcome) => void;
+  resolve: (answer: JobAnswers[JobKind]) => void;
   reject: (err: Error) => void;
 }
 
@@ -28,12 +29,13 @@ export class PoolUnavailableError extends Error {
 
 /**
  * Worker threads that run the final analysis of whole calls (the rules and the embedded model) off the
- * node's main thread. That thread carries every live call's frames and every HTTP request; a burst of
- * scans scored on it would lag them all, and would cap scan throughput at one core whatever the machine.
+ * node's main thread: scans, and live calls as they end. That thread carries every live call's frames and
+ * every HTTP request; a burst of scans (or of calls ending together) analysed on it would lag them all, and
+ * would cap scan throughput at one core whatever the machine.
  *
  * Workers start with the first job, not at boot: each holds its own model and heap, which a node that
- * never scans should not pay for. Until one is ready, jobs are refused with `PoolUnavailableError` and
- * the caller analyses them itself, so the first scans do not wait on a worker's start.
+ * never analyses a call should not pay for. Until one is ready, jobs are refused with
+ * `PoolUnavailableError` and the caller analyses them itself, so the first jobs do not wait on a start.
  *
  * A job goes to the ready worker with the fewest jobs in flight. A worker that dies fails its jobs the
  * same way and is replaced, unless it died before it ever became ready: then the cause is not transient
@@ -65,7 +67,23 @@ export class AnalysisPool {
     return this.started;
   }
 
+  /** The final analysis of a whole call. */
   run(input: ModelInput, signal: AbortSignal): Promise<JobOutcome> {
+    return this.dispatch('analyze', input, signal);
+  }
+
+  /** True when the workers hold the embedded model, so that `scoreLive` may be asked of them. */
+  get hasModel(): boolean {
+    return this.options.model !== undefined;
+  }
+
+  /** The embedded model's live score of a running call (only when `hasModel`). */
+  scoreLive(input: ModelInput, signal: AbortSignal): Promise<Assessment> {
+    if (!this.hasModel) return Promise.reject(new PoolUnavailableError('the workers hold no model'));
+    return this.dispatch('score_live', input, signal);
+  }
+
+  private dispatch<K extends JobKind>(kind: K, input: ModelInput, signal: AbortSignal): Promise<JobAnswers[K]> {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     void this.start();
     const slot = this.leastLoaded();
@@ -74,23 +92,24 @@ export class AnalysisPool {
       return Promise.reject(new PoolUnavailableError(why));
     }
     const id = this.nextId++;
-    return new Promise<JobOutcome>((resolve, reject) => {
+    return new Promise<JobAnswers[K]>((resolve, reject) => {
       const onAbort = (): void => {
         this.settle(slot, id);
         reject(signal.reason as Error);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.owe(slot, id, {
-        resolve: (o) => {
+        resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
-          resolve(o);
+          // The worker answers a job with the answer of its kind.
+          resolve(answer as JobAnswers[K]);
         },
         reject: (e) => {
           signal.removeEventListener('abort', onAbort);
           reject(e);
         },
       });
-      slot.worker.postMessage({ id, input } satisfies JobRequest);
+      slot.worker.postMessage({ id, kind, input } satisfies JobRequest);
     });
   }
 
@@ -125,7 +144,7 @@ export class AnalysisPool {
       }
       const pending = this.settle(slot, m.id);
       if (!pending) return; // its caller stopped waiting (aborted)
-      if (m.ok) pending.resolve(m);
+      if (m.ok) pending.resolve(m.answer);
       else pending.reject(new Error(m.error));
     });
     worker.on('error', (err) => this.lost(slot, err));

@@ -1,13 +1,13 @@
 /*
- * An analysis worker thread: the rules and the embedded model over whole calls, for the node's main
- * thread (src/analysis/pool.ts). It holds its own copy of the model and answers one job at a time.
+ * An analysis worker thread: the rules and the embedded model over whole calls, and the model's live scores
+ * of running ones, for the node's main thread (src/analysis/pool.ts). It holds its own copy of the model.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { finalAnalysis } from '../../pipelines/final-analysis.js';
 import { createLocalProvider } from '../providers/llm/local/provider.js';
 import type { ModelProvider } from '../providers/llm/types.js';
 import { warmUpRules } from '../rules/index.js';
-import type { JobReply, JobRequest, ModelReport, WorkerOptions } from './protocol.js';
+import type { JobAnswers, JobKind, JobReply, JobRequest, ModelReport, WorkerOptions } from './protocol.js';
 
 const options = workerData as WorkerOptions;
 const model = options.model
@@ -40,15 +40,23 @@ function timedModel(report: { model?: ModelReport }): ModelProvider | null {
 }
 
 parentPort!.on('message', (job: JobRequest) => {
-  void (async () => {
-    const report: { model?: ModelReport } = {};
-    try {
-      // A model failure keeps the rules' verdict; the report carries the error to the main thread's log.
-      const result = await finalAnalysis(job.input, timedModel(report), signal);
-      parentPort!.postMessage({ id: job.id, ok: true, result, ...report } satisfies JobReply);
-    } catch (err) {
-      parentPort!.postMessage({ id: job.id, ok: false, error: String(err) } satisfies JobReply);
-    }
-  })();
+  void answer(job).then(
+    (answer) => parentPort!.postMessage({ id: job.id, ok: true, answer } satisfies JobReply),
+    (err: unknown) => parentPort!.postMessage({ id: job.id, ok: false, error: String(err) } satisfies JobReply),
+  );
 });
 parentPort!.postMessage({ ready: true });
+
+async function answer(job: JobRequest): Promise<JobAnswers[JobKind]> {
+  switch (job.kind) {
+    case 'analyze': {
+      // A model failure keeps the rules' verdict; the report carries the error to the main thread's log.
+      const report: { model?: ModelReport } = {};
+      const result = await finalAnalysis(job.input, timedModel(report), signal);
+      return { result, ...report };
+    }
+    case 'score_live':
+      if (!model) throw new Error('this worker holds no model');
+      return model.scoreLive(job.input, signal);
+  }
+}

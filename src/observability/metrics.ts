@@ -74,7 +74,7 @@ export const metrics = {
   }),
   analyses: new Counter({
     name: 'voice_analyses_total',
-    help: 'Whole-call analyses (scans) by where they ran: an analysis worker, or the main thread',
+    help: 'Whole-call analyses (scans, ended live calls) by where they ran: an analysis worker, or the main thread',
     labelNames: ['on'] as const,
     registers: [registry],
   }),

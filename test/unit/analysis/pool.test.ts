@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
-import { analyzeCall } from '../../../src/analysis/analyze.js';
+import { analyzeCall, scoreLiveCall } from '../../../src/analysis/analyze.js';
 import { AnalysisPool, PoolUnavailableError } from '../../../src/analysis/pool.js';
 import { metrics } from '../../../src/observability/metrics.js';
 import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
@@ -63,6 +63,32 @@ describe('analysis workers', function () {
       const out = await rulesOnly.run(calls[0]!, open());
       expect(out.result).to.deep.equal(await finalAnalysis(calls[0]!, null, open()));
       expect(out.model).to.equal(undefined);
+    } finally {
+      await rulesOnly.close();
+    }
+  });
+
+  it('score running calls with exactly the live scores of the model on this thread', async function () {
+    const live = calls.map((c) => ({ ...c, product: 'filter' as const }));
+    const inThread = await Promise.all(live.map((c) => llm.scoreLive(c, open())));
+    const onWorkers = await Promise.all(live.map((c) => pool.scoreLive(c, open())));
+    expect(onWorkers).to.deep.equal(inThread);
+    expect(onWorkers.some((a) => a.score > 0)).to.equal(true);
+  });
+
+  it('refuse live scores when they hold no model; scoreLiveCall then scores on this thread', async function () {
+    const rulesOnly = new AnalysisPool(1, {});
+    try {
+      await rulesOnly.start();
+      expect(await rejection(rulesOnly.scoreLive(calls[0]!, open()))).to.be.instanceOf(PoolUnavailableError);
+      const lazy = new AnalysisPool(1, { model: {} }); // not started: its first job is refused while it starts
+      try {
+        expect(await scoreLiveCall({ analysis: lazy }, llm, calls[0]!, open())).to.deep.equal(
+          await llm.scoreLive(calls[0]!, open()),
+        );
+      } finally {
+        await lazy.close();
+      }
     } finally {
       await rulesOnly.close();
     }
