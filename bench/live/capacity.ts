@@ -32,6 +32,7 @@ interface Step {
   handoffP99: number;
   lateP99: number;
   cpuPerSession: number;
+  loopBusy: number;
   held: boolean;
   load: number;
 }
@@ -75,6 +76,7 @@ export async function capacity(o: Opts): Promise<string> {
           handoffP99: s.handoff?.p99 ?? NaN,
           lateP99: c.sendLateness.p99,
           cpuPerSession: s.cpuSeconds / s.seconds / c.live,
+          loopBusy: s.loopUtilization,
           held: false,
           load: os.loadavg()[0]!,
         };
@@ -127,6 +129,7 @@ export async function capacity(o: Opts): Promise<string> {
         'p99 hand-off',
         'p99 client send lateness',
         'server CPU / session',
+        'main thread busy',
         'load avg (1 min)',
       ],
       results.map((r) => [
@@ -138,6 +141,7 @@ export async function capacity(o: Opts): Promise<string> {
         ms(r.handoffP99, 3),
         ms(r.lateP99),
         pct(r.cpuPerSession),
+        `${(r.loopBusy * 100).toFixed(0)} %`,
         r.load.toFixed(1),
       ]),
     ),

@@ -82,6 +82,7 @@ export async function latency(o: Opts): Promise<string> {
         ['per live session', 'value'],
         [
           ['server CPU (share of one core)', `${(cpuPerSession * 100).toFixed(3)} %`],
+          ['server main thread busy (all sessions)', `${(s.loopUtilization * 100).toFixed(1)} %`],
           ['heap after GC', `${kb((mem.heapUsed - base.heapUsed) / live)} KB`],
           ['RSS', `${kb((mem.rss - base.rss) / live)} KB`],
           ['external + array buffers', `${kb((mem.external - base.external) / live)} KB`],

@@ -13,6 +13,8 @@ export type ServerReply =
       cmd: 'sample';
       seconds: number;
       cpuSeconds: number;
+      /** Share of the window the main thread's event loop was busy (the node's capacity limit). */
+      loopUtilization: number;
       eventLoopDelay: Summary;
       handoff: Summary | null;
       rss: number;

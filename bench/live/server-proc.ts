@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import uws from 'uWebSockets.js';
 import { LOOP_RESOLUTION_MS, summariseLoopDelay, summariseNs } from '../lib/stats.js';
 import { HANDOFF_SAMPLE_EVERY, type ServerReply, type ServerRequest } from './protocol.js';
@@ -18,6 +18,7 @@ const eld = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 eld.enable();
 let markCpu = process.cpuUsage();
 let markAt = performance.now();
+let markElu = performance.eventLoopUtilization();
 
 const gc = (): void => {
   const run = (globalThis as { gc?: () => void }).gc;
@@ -98,6 +99,7 @@ process.on('message', (msg: ServerRequest) => {
         server.probe?.handoffNs.reset();
         markCpu = process.cpuUsage();
         markAt = performance.now();
+        markElu = performance.eventLoopUtilization();
         return reply({ cmd: 'mark' });
       case 'sample': {
         const cpu = process.cpuUsage(markCpu);
@@ -105,6 +107,7 @@ process.on('message', (msg: ServerRequest) => {
           cmd: 'sample',
           seconds: (performance.now() - markAt) / 1000,
           cpuSeconds: (cpu.user + cpu.system) / 1e6,
+          loopUtilization: performance.eventLoopUtilization(markElu).utilization,
           eventLoopDelay: summariseLoopDelay(eld),
           handoff: server.probe ? summariseNs(server.probe.handoffNs) : null,
           rss: process.memoryUsage().rss,
