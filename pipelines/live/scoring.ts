@@ -58,9 +58,11 @@ export function liveScoring(
       metrics.verdicts.inc({ level: v.level, source: v.source });
       // One observation a verdict: a rules verdict timed from its utterance to the sub-millisecond, a
       // model verdict (later, on the scheduler's clock) from the last utterance before it.
-      const heard = state.utterances.at(-1);
       if (heardAt > 0) metrics.utteranceToVerdict.observe(performance.now() - heardAt);
-      else if (heard) metrics.utteranceToVerdict.observe(Math.max(0, ctx.scheduler.now() - heard.at));
+      else {
+        const heard = state.utterances.at(-1);
+        if (heard) metrics.utteranceToVerdict.observe(Math.max(0, ctx.scheduler.now() - heard.at));
+      }
       heardAt = 0;
     }),
   );

@@ -40,14 +40,14 @@ function timedModel(report: { model?: ModelReport }): ModelProvider | null {
 }
 
 parentPort!.on('message', (job: JobRequest) => {
-  void answer(job).then(
+  void answerTo(job).then(
     (answer) => parentPort!.postMessage({ id: job.id, ok: true, answer } satisfies JobReply),
     (err: unknown) => parentPort!.postMessage({ id: job.id, ok: false, error: String(err) } satisfies JobReply),
   );
 });
 parentPort!.postMessage({ ready: true });
 
-async function answer(job: JobRequest): Promise<JobAnswers[JobKind]> {
+async function answerTo(job: JobRequest): Promise<JobAnswers[JobKind]> {
   switch (job.kind) {
     case 'analyze': {
       // A model failure keeps the rules' verdict; the report carries the error to the main thread's log.
