@@ -72,9 +72,15 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const opened = await openStore(config, log);
   let store: Store = opened;
   try {
-    // Session writes go through the node's local journal, so a store outage at session end loses nothing;
-    // what the last run left in the journal is written now, then the sessions it left open are ended.
-    store = await recoverSessions(opened, { dataDir: config.dataDir, nodeId: config.nodeId, log });
+    // Session writes to a store across the network go through the node's local journal, so a store outage
+    // at session end loses nothing; what the last run left in it is written now, then the sessions it left
+    // open are ended.
+    store = await recoverSessions(opened, {
+      dataDir: config.dataDir,
+      nodeId: config.nodeId,
+      log,
+      journal: opened.kind !== 'embedded',
+    });
     await bootstrapKeys(store, config, log);
     const [llm, stt, tts] = await Promise.all([
       createModelProvider(config, log),

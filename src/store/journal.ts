@@ -239,15 +239,41 @@ export function journaledStore(store: Store, sessions: JournaledSessions): Store
  * Boot-time recovery for one node: replays what the journal kept from the last run, ends the sessions the
  * node left open (it was killed mid-call), and starts the replay loop. A store that is down at boot only
  * delays the orphan closing to the next boot; it never stops the node from starting.
+ *
+ * `journal: false` (the embedded store) puts no journal in front of the store: the store is then a file on
+ * this machine's disk, written in the same turn, and a journal beside it doubled every session write (an
+ * fsync'd append, then the row) while guarding against nothing that does not also stop the row's write.
+ * A journal an earlier run left is still replayed, and removed once the store holds all of it.
  */
-export async function recoverSessions(store: Store, opts: JournalOptions, now: Date = new Date()): Promise<Store> {
+export async function recoverSessions(
+  store: Store,
+  opts: JournalOptions & { journal?: boolean },
+  now: Date = new Date(),
+): Promise<Store> {
+  if (opts.journal === false) {
+    await replayLeftJournal(store, opts);
+    await endOrphans(store, opts, now);
+    return store;
+  }
   const sessions = await JournaledSessions.open(store, opts);
+  await endOrphans({ sessions }, opts, now);
+  sessions.start();
+  return journaledStore(store, sessions);
+}
+
+async function replayLeftJournal(store: Store, opts: JournalOptions): Promise<void> {
+  const file = journalPath(opts.dataDir, opts.nodeId);
+  if (!(await fs.stat(file).catch(() => null))) return;
+  const left = await JournaledSessions.open(store, opts);
+  await left.close();
+  if (left.waiting === 0) await fs.rm(file, { force: true });
+}
+
+async function endOrphans(store: { sessions: SessionsPort }, opts: JournalOptions, now: Date): Promise<void> {
   try {
-    const closed = await closeOrphans({ sessions }, opts.nodeId, now);
+    const closed = await closeOrphans(store, opts.nodeId, now);
     if (closed.length > 0) opts.log?.warn({ sessions: closed.length }, 'ended sessions left open by a previous run');
   } catch (err) {
     opts.log?.warn({ err }, 'could not close sessions left open by a previous run');
   }
-  sessions.start();
-  return journaledStore(store, sessions);
 }

@@ -254,4 +254,43 @@ describe('closing orphaned sessions', function () {
       await booted.close();
     }
   });
+
+  it('with no journal (the embedded store), writes go straight to the store; a left journal is replayed, then removed', async function () {
+    const { store, outage } = flaky(real);
+    const first = await JournaledSessions.open(store, { dataDir: dir, nodeId: NODE });
+    const open = aSession('k', { node_id: NODE, started_at: '2026-01-01T10:00:00.000Z' });
+    await first.put(open);
+    outage.down = true;
+    const final = { ...open, state: 'ended' as const, ended_at: '2026-01-01T10:02:00.000Z', duration_seconds: 120 };
+    await first.put(final); // waits in the journal only: then the node is killed and upgraded
+    const orphan = aSession('k', { node_id: NODE, started_at: '2026-01-01T10:30:00.000Z' });
+    await real.sessions.put(orphan);
+    outage.down = false;
+
+    const booted = await recoverSessions(
+      store,
+      { dataDir: dir, nodeId: NODE, journal: false },
+      new Date('2026-01-01T11:00:00.000Z'),
+    );
+    expect(booted).to.equal(store);
+    expect(await real.sessions.get(open.id)).to.deep.equal(final);
+    expect(await real.sessions.get(orphan.id)).to.deep.include({ state: 'ended', duration_seconds: 1800 });
+    expect(fs.existsSync(journalPath(dir, NODE))).to.equal(false);
+
+    const later = aSession('k');
+    await booted.sessions.put(later);
+    expect(await real.sessions.get(later.id)).to.deep.equal(later);
+    expect(fs.existsSync(journalPath(dir, NODE))).to.equal(false);
+  });
+
+  it('with no journal, keeps a left journal whose records the store still refuses', async function () {
+    const { store, outage } = flaky(real);
+    const journalLines = (): string[] => fs.readFileSync(journalPath(dir, NODE), 'utf8').split('\n').filter(Boolean);
+    const first = await JournaledSessions.open(store, { dataDir: dir, nodeId: NODE });
+    outage.down = true;
+    const s = aSession('k', { node_id: NODE, state: 'ended' as const });
+    await first.put(s);
+    await recoverSessions(store, { dataDir: dir, nodeId: NODE, journal: false });
+    expect(journalLines().map((l) => JSON.parse(l))).to.deep.equal([s]);
+  });
 });
