@@ -8,6 +8,7 @@ import {
   luhnValid,
 } from '../../../src/rules/intel/checksums.js';
 import { extractIntel } from '../../../src/rules/intel/extract.js';
+import { findLexicon, PAYMENT_APPS, type LexEntry } from '../../../src/rules/intel/lexicons.js';
 import { digitizeSpoken, unspeakAddresses } from '../../../src/rules/intel/spoken.js';
 import { scoreText } from '../../../src/rules/index.js';
 
@@ -60,6 +61,40 @@ describe('rules/intel: checksums', () => {
     expect(ethereumAddress('0x52908400098527886E0F7030069857D2E4169EE7')).to.equal(true);
     expect(ethereumAddress('0x5290840009852788')).to.equal(false);
     expect(ethereumAddress('0x0000000000000000000000000000000000000000')).to.equal(false);
+  });
+});
+
+describe('rules/intel: lexicons', () => {
+  const naive = (text: string, lex: readonly LexEntry[]): string[] =>
+    [...new Set(lex.filter((e) => e.re.test(text)).map((e) => e.label))];
+
+  it('finds entries that overlap or sit inside another entry’s match, in lexicon order', () => {
+    const text = 'Go to the BITCOIN ATM, or send it by PayPal; no, zelle it, then the bitcoin machine again';
+    expect(findLexicon(text, PAYMENT_APPS)).to.deep.equal(['Zelle', 'PayPal', 'Bitcoin ATM', 'Bitcoin']);
+    expect(findLexicon(text, PAYMENT_APPS)).to.deep.equal(naive(text, PAYMENT_APPS));
+  });
+
+  it('matches whole words only, and finds nothing in a text without entries', () => {
+    expect(findLexicon('the azelle and venmos of btcx', PAYMENT_APPS)).to.deep.equal([]);
+    expect(findLexicon('', PAYMENT_APPS)).to.deep.equal([]);
+  });
+
+  it('gives one label once, whichever of its spellings was said', () => {
+    const lex = [
+      { label: 'A', re: /\b(?:ab)\b/i },
+      { label: 'B', re: /\b(?:ab c)\b/i },
+      { label: 'A', re: /\b(?:c)\b/i },
+    ];
+    expect(findLexicon('ab c', lex)).to.deep.equal(['A', 'B']);
+    expect(findLexicon('c then ab', lex)).to.deep.equal(['A']);
+  });
+
+  it('finds an entry that starts inside a longer entry’s match', () => {
+    const lex = [
+      { label: 'long', re: /\b(?:call the bank)\b/i },
+      { label: 'bank', re: /\b(?:bank)\b/i },
+    ];
+    expect(findLexicon('please call the bank now', lex)).to.deep.equal(['long', 'bank']);
   });
 });
 
