@@ -24,7 +24,8 @@ export function allMatches(re: RegExp, text: string, max = Infinity): RegExpExec
   return found;
 }
 
-function nextIndex(text: string, at: number, unicode: boolean): number {
+/** The index after `at`, stepping over a whole surrogate pair when the pattern is Unicode-aware. */
+export function nextIndex(text: string, at: number, unicode: boolean): number {
   if (!unicode || at + 1 >= text.length) return at + 1;
   const c = text.charCodeAt(at);
   const d = text.charCodeAt(at + 1);

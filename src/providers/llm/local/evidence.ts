@@ -5,6 +5,7 @@
  * assurance itself is a cue of its own, which honest institutions give and scammers rarely do.
  */
 import type { Tactic } from '../../../domain/tactics.js';
+import { PatternSet } from '../../../util/pattern-set.js';
 
 export interface Cue {
   name: string;
@@ -247,19 +248,14 @@ export interface CueHit {
   index: number;
 }
 
-/** Every cue hit in a text (lower-cased, apostrophes normalised by the caller). */
-const GLOBAL: readonly RegExp[] = CUES.map((c) => new RegExp(c.pattern.source, 'g'));
+/** Every cue hit in a text (lower-cased, apostrophes normalised by the caller), cue by cue, first to last. */
+const ALL_CUES = new PatternSet(CUES.map((c) => c.pattern));
 
 export function findCues(lower: string): CueHit[] {
-  const hits: CueHit[] = [];
-  for (let i = 0; i < CUES.length; i++) {
+  const byCue: CueHit[][] = CUES.map(() => []);
+  ALL_CUES.scan(lower, (i, index) => {
     const c = CUES[i]!;
-    const re = GLOBAL[i]!;
-    re.lastIndex = 0;
-    for (let m = re.exec(lower); m; m = re.exec(lower)) {
-      if (!(c.negatable && negated(lower, m.index))) hits.push({ cue: c, index: m.index });
-      if (m[0].length === 0) re.lastIndex++;
-    }
-  }
-  return hits;
+    if (!(c.negatable && negated(lower, index))) byCue[i]!.push({ cue: c, index });
+  });
+  return byCue.flat();
 }

@@ -1,0 +1,71 @@
+/**
+ * Many regular expressions over one text in a single pass of their union.
+ *
+ * Scanning a call once per pattern (the rules' lexicons, the model's cues: dozens each) spent most of the
+ * time confirming that a pattern is absent. The union finds every position where any pattern matches;
+ * only there is each pattern tried, anchored (sticky). Stepping one character past each union match, not
+ * past its end, keeps a pattern that starts inside another's match from being hidden.
+ *
+ * The results are those of scanning with each pattern on its own: a pattern's matches are found left to
+ * right, each search starting where its previous match ended, as `exec` with the `g` flag finds them.
+ */
+import { nextIndex } from './matches.js';
+
+export class PatternSet {
+  private readonly any: RegExp;
+  private readonly anchored: RegExp[];
+  private readonly unicode: boolean;
+
+  /** All patterns must share their flags (other than `g` and `y`) and use no backreferences. */
+  constructor(patterns: readonly RegExp[]) {
+    const flags = (re: RegExp): string => re.flags.replace(/[gy]/g, '');
+    const shared = patterns.length > 0 ? flags(patterns[0]!) : '';
+    for (const re of patterns) {
+      if (flags(re) !== shared) throw new TypeError(`PatternSet: ${re} has flags other than "${shared}"`);
+      // A union renumbers groups: a backreference would point at another pattern's group.
+      if (/\\[1-9]|\\k</.test(re.source)) throw new TypeError(`PatternSet: ${re} uses a backreference`);
+    }
+    this.any = new RegExp(patterns.map((re) => `(?:${re.source})`).join('|') || '(?!)', `${shared}g`);
+    this.anchored = patterns.map((re) => new RegExp(re.source, `${shared}y`));
+    this.unicode = this.any.unicode || shared.includes('v');
+  }
+
+  get size(): number {
+    return this.anchored.length;
+  }
+
+  /**
+   * Calls `found(pattern, start, end)` for every match of every pattern: in the order of their start,
+   * and at one start in pattern order. `firstOnly` stops looking for a pattern after its first match.
+   */
+  scan(text: string, found: (pattern: number, start: number, end: number) => void, firstOnly = false): void {
+    const { any, anchored } = this;
+    // Where each pattern's next search starts, as `lastIndex` would on its own.
+    const from = new Array<number>(anchored.length).fill(0);
+    any.lastIndex = 0;
+    try {
+      for (let m = any.exec(text); m !== null; m = any.exec(text)) {
+        const at = m.index;
+        for (let i = 0; i < anchored.length; i++) {
+          if (at < from[i]!) continue;
+          const re = anchored[i]!;
+          re.lastIndex = at;
+          if (!re.test(text)) continue;
+          const end = re.lastIndex;
+          found(i, at, end);
+          from[i] = firstOnly ? Infinity : end > at ? end : nextIndex(text, at, this.unicode);
+        }
+        any.lastIndex = nextIndex(text, at, this.unicode);
+      }
+    } finally {
+      any.lastIndex = 0;
+    }
+  }
+
+  /** For each pattern, whether it matches anywhere in `text`. */
+  present(text: string): boolean[] {
+    const said = new Array<boolean>(this.anchored.length).fill(false);
+    this.scan(text, (i) => (said[i] = true), true);
+    return said;
+  }
+}
