@@ -30,10 +30,6 @@ export class PatternSet {
     this.unicode = this.any.unicode || shared.includes('v');
   }
 
-  get size(): number {
-    return this.anchored.length;
-  }
-
   /**
    * Calls `found(pattern, start, end)` for every match of every pattern: in the order of their start,
    * and at one start in pattern order. `firstOnly` stops looking for a pattern after its first match.
