@@ -19,12 +19,34 @@ export function presentedKey(
   return undefined;
 }
 
-export async function authenticate(store: Store, key: string | undefined): Promise<KeyRecord | null> {
+/** How long a key found in the store is believed without asking again (keys are never changed, only added). */
+export const KNOWN_KEY_TTL_MS = 10_000;
+const KNOWN_KEYS_MAX = 10_000;
+/** Per store: key hash → the record (its `credits` are not kept fresh: nothing reads them from here). */
+const knownKeys = new WeakMap<Store, Map<string, { rec: KeyRecord; until: number }>>();
+
+/**
+ * The key's record, or null when the key is missing or unknown. A key found is remembered for
+ * `KNOWN_KEY_TTL_MS`: every request and socket upgrade authenticates, and the store lookup was a tenth of
+ * a scan's work on the main thread. Unknown keys are never remembered, so a key created now works now.
+ */
+export async function authenticate(
+  store: Store,
+  key: string | undefined,
+  now: () => number = Date.now,
+): Promise<KeyRecord | null> {
   if (!key || key.length > 512) return null;
   const hash = hashKey(key);
+  let known = knownKeys.get(store);
+  if (!known) knownKeys.set(store, (known = new Map()));
+  const cached = known.get(hash);
+  if (cached && cached.until > now()) return cached.rec;
   const rec = await store.keys.findByHash(hash);
   if (!rec) return null;
   const a = Buffer.from(rec.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b) ? rec : null;
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  if (known.size >= KNOWN_KEYS_MAX) known.clear();
+  known.set(hash, { rec, until: now() + KNOWN_KEY_TTL_MS });
+  return rec;
 }
