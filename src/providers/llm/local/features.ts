@@ -69,14 +69,7 @@ export interface Featurised {
 export function featurise(text: string, space: FeatureSpace): Featurised {
   const lower = normalise(text);
   const words = tokens(lower);
-  const mask = (1 << space.hashBits) - 1;
-  const buckets = new Set<number>();
-  for (let i = 0; i < words.length; i++) {
-    const h = hash32(words[i]!);
-    buckets.add(h & mask);
-    if (i + 1 < words.length) buckets.add(bigramHash32(h, words[i + 1]!) & mask);
-  }
-  const index = [...buckets].sort((a, b) => a - b);
+  const index = ngramBuckets(words, (1 << space.hashBits) - 1);
   // Mean, not L2, normalisation: with L2 the words' share of the margin grows with the square root
   // of the length, and a long honest conversation drifts toward whatever words lean scam.
   const norm = index.length ? 1 / index.length : 0;
@@ -89,6 +82,25 @@ export function featurise(text: string, space: FeatureSpace): Featurised {
     value.push(1);
   }
   return { vector: { index, value }, hits, lower };
+}
+
+/**
+ * The sorted, distinct buckets of the words' unigrams and bigrams. Collected in a typed array and sorted
+ * there (a numeric sort with no comparator calls), then deduplicated in one pass: a Set and a sort of
+ * its spread cost a third of a model assessment.
+ */
+function ngramBuckets(words: readonly string[], mask: number): number[] {
+  const all = new Uint32Array(Math.max(0, 2 * words.length - 1));
+  let n = 0;
+  for (let i = 0; i < words.length; i++) {
+    const h = hash32(words[i]!);
+    all[n++] = h & mask;
+    if (i + 1 < words.length) all[n++] = bigramHash32(h, words[i + 1]!) & mask;
+  }
+  all.sort();
+  const index: number[] = [];
+  for (let i = 0; i < n; i++) if (i === 0 || all[i] !== all[i - 1]) index.push(all[i]!);
+  return index;
 }
 
 export function dot(weights: ArrayLike<number>, v: SparseVector): number {
