@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { complaintComment } from '../src/domain/complaint.js';
 import { filingDecision, type Product } from '../src/domain/filing.js';
 import type { Intel } from '../src/domain/intel.js';
 import type { Verdict } from '../src/domain/verdict.js';
 import type { Store } from '../src/store/types.js';
+import { uuidv7 } from '../src/util/uuid7.js';
 
 export interface FilingInput {
   sessionId: string;
@@ -35,7 +35,7 @@ export async function fileComplaints(store: Store, input: FilingInput): Promise<
   const comment = complaintComment(input.verdict, input.intel);
   for (const number of numbers) {
     await store.complaints.file({
-      id: randomUUID(),
+      id: uuidv7(),
       number,
       session_id: input.sessionId,
       key_id: input.keyId,

@@ -2,7 +2,6 @@
  * Scan: score one finished call (a transcript, or utterances transcribed from a recording), file it when
  * asked and the verdict is `scam`, and store it as a session of kind `scan`.
  */
-import { randomUUID } from 'node:crypto';
 import { analyzeCall } from '../src/analysis/analyze.js';
 import type { Utterance } from '../src/domain/frames.js';
 import { countIntel, type Intel } from '../src/domain/intel.js';
@@ -13,6 +12,7 @@ import { metrics } from '../src/observability/metrics.js';
 import type { Services } from '../src/services.js';
 import { withTimeout } from '../src/util/abort.js';
 import { fileComplaints } from './filing.js';
+import { uuidv7 } from '../src/util/uuid7.js';
 
 /** Spec: final analysis takes up to 20 seconds. */
 export const ANALYSIS_TIMEOUT_MS = 20_000;
@@ -50,7 +50,7 @@ export async function runScan(
   now: () => Date = () => new Date(),
 ): Promise<ScanResult> {
   const startedAt = now();
-  const sessionId = randomUUID();
+  const sessionId = uuidv7();
   const input = {
     utterances: job.utterances,
     callerText: callerText(job.utterances),

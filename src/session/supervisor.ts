@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { asyncScheduler, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import type { Pipeline } from '../../pipelines/types.js';
 import { livePipelines } from '../../pipelines/index.js';
@@ -9,6 +8,7 @@ import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
 import { SessionActor } from './actor.js';
 import type { Reservation, SessionSpec } from './types.js';
+import { uuidv7 } from '../util/uuid7.js';
 
 export class InsufficientCreditsError extends Error {
   constructor(readonly price: number) {
@@ -105,7 +105,7 @@ export class Supervisor {
     const price = LIVE_PROFILES[spec.kind].minutePrice(spec.options.tracksBoth);
     if (!(await this.services.store.keys.debit(spec.key.id, price))) throw new InsufficientCreditsError(price);
     metrics.creditsCharged.inc({ product: spec.kind }, price);
-    const id = randomUUID();
+    const id = uuidv7();
     try {
       await this.services.store.sessions.put(
         openRecord({ sessionId: id, spec, services: this.services }, this.scheduler.now()),
