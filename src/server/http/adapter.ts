@@ -101,7 +101,9 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
           })
         : undefined;
 
-    const log = deps.log.child({ req: ex.requestId });
+    // Made when first used: most requests log nothing below the access line, which is often off.
+    let child: Logger | undefined;
+    const log = (): Logger => (child ??= deps.log.child({ req: ex.requestId }));
     void serve(deps, ex, incoming, match, body?.body, timeoutMs, log).finally(() => {
       body?.cancel();
       const status = ex.answeredStatus ?? (ex.aborted ? 499 : 500);
@@ -109,7 +111,8 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
       metrics.httpRequests.inc({ route: route?.path ?? 'unmatched', status: String(status) });
       // 429s are counted where they are decided; 503s come from routes (feature off).
       if (status === 503) metrics.rejected.inc({ status: '503', entry: 'http' });
-      log.info(
+      if (!deps.log.isLevelEnabled('info')) return;
+      log().info(
         {
           method: incoming.method,
           path: scrubKey(incoming.path),
@@ -130,7 +133,7 @@ async function serve(
   match: ReturnType<Router['match']>,
   bodyPromise: Promise<Buffer> | undefined,
   timeoutMs: number,
-  log: Logger,
+  log: () => Logger,
 ): Promise<void> {
   // An unread body would poison a kept-alive connection: close it whenever we answer without reading.
   const reply = (r: HttpResponse, close = bodyPromise !== undefined): void => {
@@ -174,7 +177,9 @@ async function serve(
       body,
       ip: inc.ip,
       requestId: ex.requestId,
-      log,
+      get log() {
+        return log();
+      },
       params: match.params,
       key,
       rawKey,
@@ -189,7 +194,7 @@ async function serve(
       return reply(errorResponse(err.status, err.message, err.headers), close);
     }
     if (ex.aborted) return;
-    log.error({ err }, 'handler failed');
+    log().error({ err }, 'handler failed');
     reply(errorResponse(500, 'internal error'), true);
   } finally {
     clearTimeout(timer);
