@@ -65,8 +65,9 @@ describe('rules/intel: checksums', () => {
 });
 
 describe('rules/intel: lexicons', () => {
-  const naive = (text: string, lex: readonly LexEntry[]): string[] =>
-    [...new Set(lex.filter((e) => e.re.test(text)).map((e) => e.label))];
+  const naive = (text: string, lex: readonly LexEntry[]): string[] => [
+    ...new Set(lex.filter((e) => e.re.test(text)).map((e) => e.label)),
+  ];
 
   it('finds entries that overlap or sit inside another entry’s match, in lexicon order', () => {
     const text = 'Go to the BITCOIN ATM, or send it by PayPal; no, zelle it, then the bitcoin machine again';

@@ -32,7 +32,7 @@ describe('util/pattern-set', () => {
 
   it('agrees with one-by-one scanning over random texts', () => {
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const patterns = [/ab/, /b+a/, /\bba\b/, /aba/, /a b/, /(?:ab|ba){2}/, /c?/];
     for (let k = 0; k < 300; k++) {
       const text = Array.from({ length: rand(30) }, () => 'ab c'[rand(4)]).join('');
