@@ -242,8 +242,9 @@ export function journaledStore(store: Store, sessions: JournaledSessions): Store
  *
  * `journal: false` (the embedded store) puts no journal in front of the store: the store is then a file on
  * this machine's disk, written in the same turn, and a journal beside it doubled every session write (an
- * fsync'd append, then the row) while guarding against nothing that does not also stop the row's write.
- * A journal an earlier run left is still replayed, and removed once the store holds all of it.
+ * fsync'd append, then the row) to guard only session records, not the debits and complaints committed
+ * beside them, against a power cut. A journal an earlier run left is still replayed, and removed once the
+ * store holds all of it (else kept for the next boot).
  */
 export async function recoverSessions(
   store: Store,
