@@ -27,8 +27,8 @@ const knownKeys = new WeakMap<Store, Map<string, { rec: KeyRecord; until: number
 
 /**
  * The key's record, or null when the key is missing or unknown. A key found is remembered for
- * `KNOWN_KEY_TTL_MS`: every request and socket upgrade authenticates, and the store lookup was a tenth of
- * a scan's work on the main thread. Unknown keys are never remembered, so a key created now works now.
+ * `KNOWN_KEY_TTL_MS`: every request and socket upgrade authenticates, and the store lookup was about 5 %
+ * of a scan's work on the main thread. Unknown keys are never remembered, so a key created now works now.
  */
 export async function authenticate(
   store: Store,

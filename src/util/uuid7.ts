@@ -16,7 +16,7 @@ export function uuidv7(nowMs: number = Date.now()): string {
   return `${time.slice(0, 8)}-${time.slice(8)}-${hex(0, 2)}-${hex(2, 4)}-${hex(4, 10)}`;
 }
 
-// Random bytes are drawn in blocks, as node:crypto does for randomUUID: one draw per call cost more than the id.
+// Random bytes are drawn in blocks of 64 ids' worth, as node:crypto does for randomUUID.
 const POOL = Buffer.alloc(10 * 64);
 let offset = POOL.length;
 
