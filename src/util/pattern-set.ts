@@ -25,7 +25,13 @@ export class PatternSet {
       // A union renumbers groups: a backreference would point at another pattern's group.
       if (/\\[1-9]|\\k</.test(re.source)) throw new TypeError(`PatternSet: ${re} uses a backreference`);
     }
-    this.any = new RegExp(patterns.map((re) => `(?:${re.source})`).join('|') || '(?!)', `${shared}g`);
+    this.any = new RegExp(
+      union(
+        patterns.map((re) => re.source),
+        shared,
+      ),
+      `${shared}g`,
+    );
     this.anchored = patterns.map((re) => new RegExp(re.source, `${shared}y`));
     this.unicode = this.any.unicode || shared.includes('v');
   }
@@ -64,4 +70,37 @@ export class PatternSet {
     this.scan(text, (i) => (said[i] = true), true);
     return said;
   }
+}
+
+/**
+ * The patterns' union. When every pattern begins with a word boundary, the boundary is checked once per
+ * position, before the alternatives, instead of by each in turn: irregexp then rejects most positions at
+ * once, and the union scans about twice as fast (the model's cues and the intel lexicons all begin so).
+ */
+function union(sources: readonly string[], flags: string): string {
+  if (sources.length === 0) return '(?!)';
+  const rests = flags.includes('v') ? null : sources.map(afterLeadingBoundary);
+  if (rests?.every((r) => r !== null)) return `\\b(?:${rests.map((r) => `(?:${r})`).join('|')})`;
+  return sources.map((s) => `(?:${s})`).join('|');
+}
+
+/**
+ * The source after a leading `\b`, or null when there is none or it does not apply to the whole pattern:
+ * in `\ba|b` it binds only the first alternative, so a `|` outside every group and class means null.
+ * (Not for the `v` flag, whose classes nest.)
+ */
+export function afterLeadingBoundary(source: string): string | null {
+  if (!source.startsWith('\\b')) return null;
+  let depth = 0;
+  let inClass = false;
+  for (let i = 2; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return null;
+  }
+  return source.slice(2);
 }

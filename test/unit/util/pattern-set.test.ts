@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PatternSet } from '../../../src/util/pattern-set.js';
+import { PatternSet, afterLeadingBoundary } from '../../../src/util/pattern-set.js';
 
 /** Each pattern on its own, as `exec` with the `g` flag finds its matches: [pattern, start, end]. */
 function oneByOne(patterns: RegExp[], text: string): Array<[number, number, number]> {
@@ -38,6 +38,31 @@ describe('util/pattern-set', () => {
       const text = Array.from({ length: rand(30) }, () => 'ab c'[rand(4)]).join('');
       expect(viaSet(patterns, text).sort(byPattern), text).to.deep.equal(oneByOne(patterns, text).sort(byPattern));
     }
+  });
+
+  it('agrees with one-by-one scanning when every pattern begins with a word boundary (checked once)', () => {
+    let seed = 11;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const hoisted = [/\bab/, /\b(?:ba|a b)\b/, /\b[a|]+/, /\bb(?=a)/, /\b\(a\|b\)/];
+    // `\bab|ba`: the boundary binds only the first alternative, so nothing may be hoisted from this set.
+    const mixed = [...hoisted, /\bab|ba/];
+    for (let k = 0; k < 300; k++) {
+      const text = Array.from({ length: rand(30) }, () => 'ab |()'[rand(6)]).join('');
+      for (const patterns of [hoisted, mixed]) {
+        expect(viaSet(patterns, text).sort(byPattern), text).to.deep.equal(oneByOne(patterns, text).sort(byPattern));
+      }
+    }
+  });
+
+  it('hoists a leading word boundary only when it applies to the whole pattern', () => {
+    expect(afterLeadingBoundary(String.raw`\b(?:a|b)\b`)).to.equal(String.raw`(?:a|b)\b`);
+    expect(afterLeadingBoundary(String.raw`\b[|]x`)).to.equal(String.raw`[|]x`);
+    expect(afterLeadingBoundary(String.raw`\b\|x`)).to.equal(String.raw`\|x`);
+    expect(afterLeadingBoundary(String.raw`\b[\]|]x`)).to.equal(String.raw`[\]|]x`);
+    expect(afterLeadingBoundary(String.raw`\ba|b`)).to.equal(null);
+    expect(afterLeadingBoundary(String.raw`\b(a)|(b)`)).to.equal(null);
+    expect(afterLeadingBoundary(String.raw`a\b`)).to.equal(null);
+    expect(afterLeadingBoundary(String.raw`\\b`)).to.equal(null);
   });
 
   it('reports matches in order of their start, and at one start in pattern order', () => {
