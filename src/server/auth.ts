@@ -1,10 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { KeyRecord, Store } from '../store/types.js';
 import type { AuthMode } from './types.js';
 
-/** Keys are stored only as SHA-256 hashes; a key is looked up by its hash, then compared in constant time. */
+/**
+ * Keys are stored only as SHA-256 hashes; a key is looked up by its hash, then compared in constant time.
+ * The one-shot `hash` (no Hash object to build and finish) costs less than half of `createHash`'s three
+ * calls, paid on every request and socket upgrade.
+ */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Reads the presented key: `X-Auth` (any case: headers arrive lower-cased) or, where allowed, `key=`. */
@@ -36,17 +40,17 @@ export async function authenticate(
   now: () => number = Date.now,
 ): Promise<KeyRecord | null> {
   if (!key || key.length > 512) return null;
-  const hash = hashKey(key);
+  const digest = hashKey(key);
   let known = knownKeys.get(store);
   if (!known) knownKeys.set(store, (known = new Map()));
-  const cached = known.get(hash);
+  const cached = known.get(digest);
   if (cached && cached.until > now()) return cached.rec;
-  const rec = await store.keys.findByHash(hash);
+  const rec = await store.keys.findByHash(digest);
   if (!rec) return null;
   const a = Buffer.from(rec.hash, 'hex');
-  const b = Buffer.from(hash, 'hex');
+  const b = Buffer.from(digest, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
   if (known.size >= KNOWN_KEYS_MAX) known.clear();
-  known.set(hash, { rec, until: now() + KNOWN_KEY_TTL_MS });
+  known.set(digest, { rec, until: now() + KNOWN_KEY_TTL_MS });
   return rec;
 }

@@ -7,25 +7,27 @@ import { randomFillSync } from 'node:crypto';
  * share that grows with the table.
  */
 export function uuidv7(nowMs: number = Date.now()): string {
-  const r = randomBytes10();
-  const hex = (from: number, to: number): string => r.subarray(from, to).toString('hex');
-  const time = Math.max(0, Math.floor(nowMs)).toString(16).padStart(12, '0').slice(-12);
+  const at = takeRandom10();
   // version 7 in the high nibble of byte 6; variant 0b10 in the top bits of byte 8.
-  r[0] = (r[0]! & 0x0f) | 0x70;
-  r[2] = (r[2]! & 0x3f) | 0x80;
-  return `${time.slice(0, 8)}-${time.slice(8)}-${hex(0, 2)}-${hex(2, 4)}-${hex(4, 10)}`;
+  POOL[at] = (POOL[at]! & 0x0f) | 0x70;
+  POOL[at + 2] = (POOL[at + 2]! & 0x3f) | 0x80;
+  // One hex conversion of the ten bytes, then string slices: no Buffer view made per id.
+  const r = POOL.toString('hex', at, at + 10);
+  const time = Math.max(0, Math.floor(nowMs)).toString(16).padStart(12, '0').slice(-12);
+  return `${time.slice(0, 8)}-${time.slice(8)}-${r.slice(0, 4)}-${r.slice(4, 8)}-${r.slice(8)}`;
 }
 
 // Random bytes are drawn in blocks of 64 ids' worth, as node:crypto does for randomUUID.
 const POOL = Buffer.alloc(10 * 64);
 let offset = POOL.length;
 
-function randomBytes10(): Buffer {
+/** The offset in POOL of ten fresh random bytes. */
+function takeRandom10(): number {
   if (offset === POOL.length) {
     randomFillSync(POOL);
     offset = 0;
   }
-  const out = POOL.subarray(offset, offset + 10);
+  const at = offset;
   offset += 10;
-  return out;
+  return at;
 }
