@@ -21,9 +21,13 @@ export const INTEL_LIST_FIELDS = [
 export type IntelListField = (typeof INTEL_LIST_FIELDS)[number];
 export type Intel = { [K in IntelListField]?: string[] } & { dtmf?: string };
 
+/** Whitespace other than single spaces: most values have none, and then need no rewriting. */
+const UNUSUAL_SPACE = /[^\S ]| {2}/;
+
 /** Lower case, single spaces, no trailing punctuation; a loop, not a `[…]+$` regex, so long runs stay linear. */
 function factKey(value: string): string {
-  const key = value.toLowerCase().replace(/\s+/g, ' ');
+  const lower = value.toLowerCase();
+  const key = UNUSUAL_SPACE.test(lower) ? lower.replace(/\s+/g, ' ') : lower;
   let end = key.length;
   while (end > 0 && ' .,;:!?'.includes(key[end - 1]!)) end--;
   return key.slice(0, end);
