@@ -1,7 +1,7 @@
 /*
  * Node capacity: concurrent filter sessions ramped step by step until p99 utterance → verdict passes
  * 50 ms or p99 event-loop delay passes 20 ms; the largest count that held for the whole hold time is the
- * capacity. Then, for the CPU-per-session ratio, the same client load alternately on the warm node and on a bare
+ * capacity. Then, for the CPU-per-session ratio, the same calls' audio alternately to the node and to a bare
  * uWebSockets.js server (the transport ceiling), in pairs of windows.
  */
 import os from 'node:os';
@@ -45,11 +45,15 @@ async function measure(server: ServerProc, client: ClientProc, holdS: number, se
   return { s, c };
 }
 
-/** Alternating windows, node then bare, for the CPU ratio: each pair measured within the same minute. */
+/**
+ * The CPU ratio: the node's calls and as many on the bare server stay connected, and the client streams to one
+ * side at a time, alternating windows; so each pair is measured within the same minute, and the node's calls
+ * keep the ages they had in the ramp (a call's per-second cost is not that of its first seconds).
+ */
 const RATIO_PAIRS = 3;
 const RATIO_WINDOW_S = 30;
-/** After closing the node's sessions: their final analyses and records, so they do not run beside the next window. */
-const AFTER_CLOSE_S = 5;
+/** After switching sides: the socket buffers drain and the paused side goes quiet. */
+const SWITCH_S = 2;
 
 interface Pair {
   node: number;
@@ -57,19 +61,10 @@ interface Pair {
   bareLoopP99: number;
 }
 
-/** CPU per session of `server` with `sessions` calls from `client`, over one window; then the calls are closed. */
-async function cpuWindow(
-  server: ServerProc,
-  url: string,
-  key: string,
-  client: ClientProc,
-  sessions: number,
-  s: number,
-) {
-  await client.ask({ cmd: 'open', url, key, total: sessions, rate: spreadRate(sessions) });
-  const m = await measure(server, client, s, 0);
-  await client.ask({ cmd: 'closeAll' });
-  return { cpu: m.s.cpuSeconds / m.s.seconds / m.c.live, loopP99: m.s.eventLoopDelay.p99 };
+/** CPU per session of `server` over one window, with `sessions` calls streaming to it and none elsewhere. */
+async function cpuWindow(server: ServerProc, client: ClientProc, sessions: number, s: number) {
+  const m = await measure(server, client, s, SWITCH_S);
+  return { cpu: m.s.cpuSeconds / m.s.seconds / sessions, loopP99: m.s.eventLoopDelay.p99 };
 }
 
 export async function capacity(o: Opts): Promise<string> {
@@ -116,22 +111,31 @@ export async function capacity(o: Opts): Promise<string> {
       results.push(step);
       if (!step.held) break;
     }
-    await client.ask({ cmd: 'closeAll' });
 
-    // The transport ceiling at the node's reference point (its capacity, or the first step): the same client
-    // load moved between the warm node and a bare uWebSockets.js server, window by window, so that a slow
-    // minute on this shared machine weighs on both sides of a ratio rather than on one.
+    // The transport ceiling at the node's reference point (its capacity, or the first step).
     const ref = results.filter((r) => r.held).at(-1) ?? results[0]!;
+    await client.ask({ cmd: 'trim', url, total: ref.sessions });
     bare = await startServer('bare');
+    const b = bare;
+    await client.ask({
+      cmd: 'open',
+      url: b.url,
+      key: b.key,
+      total: ref.sessions,
+      rate: spreadRate(ref.sessions),
+      paused: true,
+    });
     const windowS = o.seconds ?? (o.short ? 4 : RATIO_WINDOW_S);
-    const pauseMs = (o.short ? 0.5 : AFTER_CLOSE_S) * 1000;
     for (let i = 0; i < (o.short ? 1 : RATIO_PAIRS); i++) {
-      await sleep(pauseMs);
-      const node = await cpuWindow(server, url, key, client, ref.sessions, windowS);
-      await sleep(pauseMs);
-      const b = await cpuWindow(bare.server, bare.url, bare.key, client, ref.sessions, windowS);
-      pairs.push({ node: node.cpu, bare: b.cpu, bareLoopP99: b.loopP99 });
+      const node = await cpuWindow(server, client, ref.sessions, windowS);
+      await client.ask({ cmd: 'stream', url, on: false });
+      await client.ask({ cmd: 'stream', url: b.url, on: true });
+      const transport = await cpuWindow(b.server, client, ref.sessions, windowS);
+      await client.ask({ cmd: 'stream', url: b.url, on: false });
+      await client.ask({ cmd: 'stream', url, on: true });
+      pairs.push({ node: node.cpu, bare: transport.cpu, bareLoopP99: transport.loopP99 });
     }
+    await client.ask({ cmd: 'closeAll' });
   } finally {
     client.kill();
     await stopServer(server);
@@ -174,9 +178,9 @@ export async function capacity(o: Opts): Promise<string> {
       results.at(-1)?.held ? ' (the largest step tried: the limit is higher)' : ''
     }.`,
     '',
-    `Transport ceiling at ${ref.sessions} sessions: the same client load on a bare uWebSockets.js server that only ` +
-      `receives the frames, in ${pairs.length} window${pairs.length > 1 ? 's' : ''} of ${o.seconds ?? (o.short ? 4 : RATIO_WINDOW_S)} s ` +
-      `alternating with the warm node's:`,
+    `Transport ceiling at ${ref.sessions} sessions: as many calls on a bare uWebSockets.js server that only receives ` +
+      `the frames, connected beside the node's; the client streams to one side at a time, in alternating windows of ` +
+      `${o.seconds ?? (o.short ? 4 : RATIO_WINDOW_S)} s:`,
     '',
     table(
       ['pair', 'node CPU / session', 'bare CPU / session', 'bare p99 loop delay', 'ratio'],

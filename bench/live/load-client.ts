@@ -25,10 +25,14 @@ const noMask = (): void => undefined;
 const WIRE_FRAME = Buffer.concat([Buffer.from([0x82, 0x80 | 126, 0, FRAME.length, 0, 0, 0, 0]), FRAME]);
 
 interface Session {
+  /** The server it talks to (the capacity bench moves its load between two). */
+  url: string;
   ws: WebSocket;
   /** The connection under `ws`, written directly for audio frames (nothing else is sent while they flow). */
   socket: Socket | null;
   streaming: boolean;
+  /** Connected and started, but sending no audio. */
+  paused: boolean;
   nextAt: number;
   frames: number;
   /** Send times of the frames that completed an utterance whose line has not arrived yet. */
@@ -55,16 +59,18 @@ const reply = (r: ClientReply): void => void process.send!(r);
 const record = (h: ReturnType<typeof createHistogram>, msElapsed: number): void =>
   h.record(Math.max(1, Math.round(msElapsed * 1e6)));
 
-function openSession(url: string, key: string, lifeMs = Infinity): Promise<boolean> {
+function openSession(url: string, key: string, lifeMs = Infinity, paused = false): Promise<boolean> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`${url}/voice/filter/stream?key=${encodeURIComponent(key)}`, {
       perMessageDeflate: false,
       generateMask: noMask,
     });
     const s: Session = {
+      url,
       ws,
       socket: null,
       streaming: false,
+      paused,
       nextAt: 0,
       frames: 0,
       pending: [],
@@ -120,7 +126,7 @@ function openSession(url: string, key: string, lifeMs = Infinity): Promise<boole
 function tick(): void {
   const now = performance.now();
   for (const s of live) {
-    if (!s.streaming) continue;
+    if (!s.streaming || s.paused) continue;
     if (now >= s.expiresAt && !s.stopping) {
       stop(s);
       continue;
@@ -144,6 +150,15 @@ function stop(s: Session): void {
   s.ws.send(JSON.stringify({ type: 'stop' }));
 }
 
+/** Stops a session and waits for its socket to close (at most 15 s). */
+function close(s: Session): Promise<void> {
+  return new Promise<void>((resolve) => {
+    s.ws.once('close', () => resolve());
+    stop(s);
+    setTimeout(() => (s.ws.terminate(), resolve()), 15_000).unref();
+  });
+}
+
 let opening = 0;
 function topUp(): void {
   if (!churn) return;
@@ -155,30 +170,47 @@ function topUp(): void {
   }
 }
 
-async function openUpTo(url: string, key: string, total: number, rate: number): Promise<ClientReply> {
+const on = (url: string): Session[] => [...live].filter((s) => s.url === url);
+
+async function openUpTo(url: string, key: string, total: number, rate: number, paused = false): Promise<ClientReply> {
   const t0 = performance.now();
   const before = failed;
   let n = 0;
-  const target = total - live.size;
+  const target = total - on(url).length;
   const inflight = new Set<Promise<boolean>>();
   while (n < target) {
     const due = Math.floor(((performance.now() - t0) / 1000) * rate) + 1;
     while (n < target && n < due && inflight.size < 50) {
-      const p: Promise<boolean> = openSession(url, key).finally(() => inflight.delete(p));
+      const p: Promise<boolean> = openSession(url, key, Infinity, paused).finally(() => inflight.delete(p));
       inflight.add(p);
       n++;
     }
     await new Promise((r) => setTimeout(r, 10));
   }
   await Promise.all(inflight);
-  return { cmd: 'open', live: live.size, failed: failed - before, seconds: (performance.now() - t0) / 1000 };
+  return { cmd: 'open', live: on(url).length, failed: failed - before, seconds: (performance.now() - t0) / 1000 };
 }
 
 process.on('message', (msg: ClientRequest) => {
   void (async () => {
     switch (msg.cmd) {
       case 'open':
-        return reply(await openUpTo(msg.url, msg.key, msg.total, msg.rate));
+        return reply(await openUpTo(msg.url, msg.key, msg.total, msg.rate, msg.paused));
+      case 'stream': {
+        const sessions = on(msg.url);
+        const now = performance.now();
+        for (const s of sessions) {
+          if (msg.on && s.paused) s.nextAt = now;
+          s.paused = !msg.on;
+        }
+        return reply({ cmd: 'stream', sessions: sessions.length });
+      }
+      case 'trim': {
+        // `live` keeps opening order: the youngest are last.
+        const extra = on(msg.url).slice(msg.total);
+        await Promise.all(extra.map(close));
+        return reply({ cmd: 'trim', live: on(msg.url).length });
+      }
       case 'churn':
         churn = msg;
         return reply({ cmd: 'churn' });
@@ -208,14 +240,7 @@ process.on('message', (msg: ClientRequest) => {
       }
       case 'closeAll': {
         churn = null;
-        const closing = [...live].map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.ws.once('close', () => resolve());
-              stop(s);
-              setTimeout(() => (s.ws.terminate(), resolve()), 15_000).unref();
-            }),
-        );
+        const closing = [...live].map(close);
         await Promise.all(closing);
         return reply({ cmd: 'closeAll', closed: closing.length });
       }

@@ -23,8 +23,15 @@ export type ServerReply =
   | { cmd: 'stop' };
 
 export type ClientRequest =
-  /** Opens sessions until `total` are live, at most `rate` new ones a second. */
-  | { cmd: 'open'; url: string; key: string; total: number; rate: number }
+  /**
+   * Opens sessions until `total` are live on `url`, at most `rate` new ones a second; `paused` ones connect
+   * and start but send no audio until resumed.
+   */
+  | { cmd: 'open'; url: string; key: string; total: number; rate: number; paused?: boolean }
+  /** Pauses or resumes the audio of every session on `url` (a resumed one starts again from now). */
+  | { cmd: 'stream'; url: string; on: boolean }
+  /** Stops the youngest sessions on `url` until `total` are left. */
+  | { cmd: 'trim'; url: string; total: number }
   /** Keeps `live` sessions, each living `minMs`..`maxMs` then stopping, replaced at once (soak). */
   | { cmd: 'churn'; url: string; key: string; live: number; minMs: number; maxMs: number }
   | { cmd: 'mark' }
@@ -33,7 +40,10 @@ export type ClientRequest =
   | { cmd: 'closeAll' };
 
 export type ClientReply =
+  /** `live`: the sessions on that url. */
   | { cmd: 'open'; live: number; failed: number; seconds: number }
+  | { cmd: 'stream'; sessions: number }
+  | { cmd: 'trim'; live: number }
   | { cmd: 'churn' }
   | { cmd: 'mark' }
   | {
