@@ -69,7 +69,10 @@ const URL_RE =
 
 export function emailsAndUrls(text: string): { emails: string[]; urls: string[] } {
   const t = unspeakAddresses(text);
-  const emails = [...new Set(allMatches(EMAIL, t).map((m) => m[0].toLowerCase()))].slice(0, MAX_PER_FIELD);
+  // An address needs its "@": most calls have none, and are not scanned for one.
+  const emails = t.includes('@')
+    ? [...new Set(allMatches(EMAIL, t).map((m) => m[0].toLowerCase()))].slice(0, MAX_PER_FIELD)
+    : [];
   const urls: string[] = [];
   for (const m of allMatches(URL_RE, t)) {
     if (urls.length >= MAX_PER_FIELD) break;

@@ -143,7 +143,11 @@ function joinSpoken(s: string): string {
     .replace(/\s+(?:dash|hyphen)\s+/gi, '-');
 }
 
+/** Both rewrites need a spoken "dot": most calls have none, and are not scanned for addresses. */
+const SPOKEN_DOT = /dot/i;
+
 export function unspeakAddresses(text: string): string {
+  if (!SPOKEN_DOT.test(text)) return text;
   return text
     .replace(SPOKEN_EMAIL, (_m, user: string, host: string) => `${joinSpoken(user)}@${joinSpoken(host)}`)
     .replace(SPOKEN_HOST, (m: string) => joinSpoken(m));
