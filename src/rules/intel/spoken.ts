@@ -34,8 +34,7 @@ const SCALE: ReadonlyMap<string, string> = new Map([
 ]);
 
 interface Tok {
-  word: string;
-  /** `word` lower-cased. */
+  /** The word lower-cased (digits as written). */
   lower: string;
   /** Written in digits. */
   numeric: boolean;
@@ -43,62 +42,60 @@ interface Tok {
   end: number;
 }
 
+/** No spoken digit, repeat or scale word is longer ("thousand"): longer words are not lower-cased to look. */
+const LONGEST = Math.max(...[...DIGIT_WORDS.keys(), ...REPEAT.keys(), ...SCALE.keys()].map((w) => w.length));
+/** What may separate two digits of one run: "two oh two, five five five", "4111-1111". */
+const RUN_GAP = /^[\s,.\-–]{0,3}$/;
+
 /**
  * Rewrites runs of spoken digits as digits. A run must hold at least three digits and one spoken word;
  * runs written only in digits are left as they are (their punctuation helps the phone parser).
+ *
+ * One pass over the words: only digit-like words are kept, as the current run, which ends at the first
+ * other word or wider gap. Every word of every call passes here, and most are not digits.
  */
 export function digitizeSpoken(text: string): string {
-  const toks: Tok[] = [];
+  let out = '';
+  let cursor = 0;
+  let run: Tok[] = [];
+  const flush = (): void => {
+    let a = 0;
+    let b = run.length - 1;
+    while (a <= b && (WEAK.has(run[a]!.lower) || SCALE.has(run[a]!.lower))) a += 1;
+    while (b >= a && (WEAK.has(run[b]!.lower) || REPEAT.has(run[b]!.lower))) b -= 1;
+    const kept = run.slice(a, b + 1);
+    const digits = spell(kept);
+    if (kept.length && digits.length >= 3 && kept.some((t) => !t.numeric)) {
+      out += text.slice(cursor, kept[0]!.start) + digits;
+      cursor = kept[kept.length - 1]!.end;
+    }
+    run = [];
+  };
+  let prevLower = '';
   const re = /[A-Za-z]+|\d+/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const word = m[0];
-    toks.push({
-      word,
-      lower: word.toLowerCase(),
-      numeric: isDigit(word.charCodeAt(0)),
-      start: m.index,
-      end: m.index + word.length,
-    });
-  }
-
-  let out = '';
-  let cursor = 0;
-  let i = 0;
-  while (i < toks.length) {
-    // Grow a run of digit-like tokens separated only by spaces, commas, dashes or a dot.
-    let j = i;
-    while (j < toks.length && isDigitish(toks[j]!, toks[j - 1])) {
-      if (j > i && !/^[\s,.\-–]{0,3}$/.test(text.slice(toks[j - 1]!.end, toks[j]!.start))) break;
-      j += 1;
-    }
-    if (j === i) {
-      i += 1;
+    const numeric = isDigit(word.charCodeAt(0));
+    const lower = numeric ? word : word.length <= LONGEST ? word.toLowerCase() : '';
+    const digitLike =
+      numeric || DIGIT_WORDS.has(lower) || REPEAT.has(lower) || (SCALE.has(lower) && DIGIT_WORDS.has(prevLower));
+    prevLower = lower;
+    if (!digitLike) {
+      if (run.length) flush();
       continue;
     }
-    let a = i;
-    let b = j - 1;
-    while (a <= b && (WEAK.has(toks[a]!.lower) || SCALE.has(toks[a]!.lower))) a += 1;
-    while (b >= a && (WEAK.has(toks[b]!.lower) || REPEAT.has(toks[b]!.lower))) b -= 1;
-    const run = toks.slice(a, b + 1);
-    const digits = spell(run);
-    const spoken = run.some((t) => !t.numeric);
-    if (run.length && digits.length >= 3 && spoken) {
-      out += text.slice(cursor, run[0]!.start) + digits;
-      cursor = run[run.length - 1]!.end;
-    }
-    i = j;
+    const start = m.index;
+    const last = run[run.length - 1];
+    if (last && !RUN_GAP.test(text.slice(last.end, start))) flush();
+    run.push({ lower, numeric, start, end: start + word.length });
   }
+  if (run.length) flush();
   return out + text.slice(cursor);
 }
 
 /** The tokeniser yields runs of letters or runs of digits, so the first character decides. */
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
-}
-
-function isDigitish(t: Tok, prev: Tok | undefined): boolean {
-  if (t.numeric || DIGIT_WORDS.has(t.lower) || REPEAT.has(t.lower)) return true;
-  return SCALE.has(t.lower) && prev !== undefined && DIGIT_WORDS.has(prev.lower);
 }
 
 function spell(run: readonly Tok[]): string {
