@@ -61,6 +61,11 @@ interface Pair {
   bareLoopP99: number;
 }
 
+/** The step the ratio is measured at: the largest that held, or the first. */
+function reference(results: readonly Step[]): Step {
+  return results.filter((r) => r.held).at(-1) ?? results[0]!;
+}
+
 /** CPU per session of `server` over one window, with `sessions` calls streaming to it and none elsewhere. */
 async function cpuWindow(server: ServerProc, client: ClientProc, sessions: number, s: number) {
   const m = await measure(server, client, s, SWITCH_S);
@@ -113,7 +118,7 @@ export async function capacity(o: Opts): Promise<string> {
     }
 
     // The transport ceiling at the node's reference point (its capacity, or the first step).
-    const ref = results.filter((r) => r.held).at(-1) ?? results[0]!;
+    const ref = reference(results);
     await client.ask({ cmd: 'trim', url, total: ref.sessions });
     bare = await startServer('bare');
     const b = bare;
@@ -142,7 +147,7 @@ export async function capacity(o: Opts): Promise<string> {
     if (bare) await stopServer(bare.server);
   }
   const held = results.filter((r) => r.held).at(-1);
-  const ref = held ?? results[0]!;
+  const ref = reference(results);
   const pct = (x: number) => `${(x * 100).toFixed(3)} %`;
   return [
     `#### Node capacity (each step held ${holdS} s; limits: p99 utterance → verdict ≤ ${MAX_VERDICT_P99_MS} ms, p99 event-loop delay ≤ ${MAX_LOOP_P99_MS} ms)`,
