@@ -1,7 +1,7 @@
-import { EMPTY, filter, map, merge, tap, type Observable } from 'rxjs';
+import { defer, EMPTY, filter, finalize, map, merge, tap, type Observable } from 'rxjs';
 import type { Utterance } from '../../src/domain/frames.js';
 import type { Verdict } from '../../src/domain/verdict.js';
-import { scoreLiveCall } from '../../src/analysis/analyze.js';
+import { openLiveScoring } from '../../src/analysis/analyze.js';
 import { metrics } from '../../src/observability/metrics.js';
 import { modelScore, type ModelScoreResult } from '../../operators/model-score.js';
 import { ruleScore } from '../../operators/rule-score.js';
@@ -36,13 +36,19 @@ export function liveScoring(
   );
   const llm = ctx.services.llm;
   const model$ = llm
-    ? utterances$.pipe(
-        modelScore({
-          score: (input, signal) => timed(llm.id, scoreLiveCall(ctx.services, llm, input, signal)),
-          scheduler: ctx.scheduler,
-          product: profile.filingProduct,
-          ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),
-        }),
+    ? defer(() => {
+        // The call's scorer keeps what it has read of the call (on a worker, for the embedded model).
+        const live = openLiveScoring(ctx.services, llm);
+        return utterances$.pipe(
+          modelScore({
+            score: (input, signal) => timed(llm.id, live.score(input, signal)),
+            scheduler: ctx.scheduler,
+            product: profile.filingProduct,
+            ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),
+          }),
+          finalize(() => live.close()),
+        );
+      }).pipe(
         tap((r: ModelScoreResult) => {
           if (r.kind === 'error') report(r.error, r.text);
           else state.lastModel = r.assessment;

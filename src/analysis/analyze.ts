@@ -2,7 +2,7 @@ import { finalAnalysis, type FinalAnalysis } from '../../pipelines/final-analysi
 import { recordProviderCall } from '../observability/instrument.js';
 import { metrics } from '../observability/metrics.js';
 import type { Assessment } from '../domain/verdict.js';
-import type { ModelInput, ModelProvider } from '../providers/llm/types.js';
+import type { LiveScorer, ModelInput, ModelProvider } from '../providers/llm/types.js';
 import type { Services } from '../services.js';
 import { PoolUnavailableError } from './pool.js';
 
@@ -36,24 +36,33 @@ export async function analyzeCall(
 }
 
 /**
- * The model's live score of a running call: on an analysis worker when the workers hold the node's model
- * (the embedded one), otherwise, or when none is ready, by `llm` on this thread. The score is the same
- * either way; what moves is the CPU, off the thread whose loop carries every call's audio.
+ * The model's live scores of one running call: on an analysis worker when the workers hold the node's
+ * model (the embedded one), otherwise, or when none is ready, by `llm` on this thread. The score is the
+ * same either way; what moves is the CPU, off the thread whose loop carries every call's audio. A model
+ * that can keep a call's view between scores (`openLive`) is given only the new lines each time, wherever
+ * it runs. Close it when the call ends.
  */
-export async function scoreLiveCall(
-  services: Pick<Services, 'analysis'>,
-  llm: ModelProvider,
-  input: ModelInput,
-  signal: AbortSignal,
-): Promise<Assessment> {
+export function openLiveScoring(services: Pick<Services, 'analysis'>, llm: ModelProvider): LiveScorer {
   const pool = services.analysis;
-  if (pool?.hasModel && !signal.aborted) {
-    try {
-      return await pool.scoreLive(input, signal);
-    } catch (e) {
-      // A model failure or an abort is the answer; only a pool that could not take the job falls back.
-      if (!(e instanceof PoolUnavailableError)) throw e;
-    }
-  }
-  return llm.scoreLive(input, signal);
+  const onWorker = pool?.hasModel ? pool.openLive() : null;
+  let here: LiveScorer | undefined;
+  const onThisThread = (): LiveScorer =>
+    (here ??= llm.openLive?.() ?? { score: (input, signal) => llm.scoreLive(input, signal), close: () => {} });
+  return {
+    score: async (input: ModelInput, signal: AbortSignal): Promise<Assessment> => {
+      if (onWorker && !signal.aborted) {
+        try {
+          return await onWorker.score(input, signal);
+        } catch (e) {
+          // A model failure or an abort is the answer; only a pool that could not take the job falls back.
+          if (!(e instanceof PoolUnavailableError)) throw e;
+        }
+      }
+      return onThisThread().score(input, signal);
+    },
+    close: () => {
+      onWorker?.close();
+      here?.close();
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
-import type { ModelInput } from '../providers/llm/types.js';
-import type { Assessment } from '../domain/verdict.js';
-import type { JobAnswers, JobKind, JobOutcome, JobReply, JobRequest, WorkerOptions } from './protocol.js';
+import type { LiveScorer, ModelInput } from '../providers/llm/types.js';
+import { callerLines } from '../rules/index.js';
+import type { Job, JobAnswers, JobKind, JobOutcome, JobReply, JobRequest, LiveEnd, WorkerOptions } from './protocol.js';
 import { startWorker } from './start-worker.js';
 
 interface Pending {
@@ -44,6 +44,7 @@ export class PoolUnavailableError extends Error {
 export class AnalysisPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;
+  private nextCall = 1;
   private started: Promise<number> | null = null;
   private closed = false;
 
@@ -69,7 +70,7 @@ export class AnalysisPool {
 
   /** The final analysis of a whole call. */
   run(input: ModelInput, signal: AbortSignal): Promise<JobOutcome> {
-    return this.dispatch('analyze', input, signal);
+    return this.dispatch({ kind: 'analyze', input }, signal, this.leastLoaded());
   }
 
   /** True when the workers hold the embedded model, so that `scoreLive` may be asked of them. */
@@ -77,16 +78,47 @@ export class AnalysisPool {
     return this.options.model !== undefined;
   }
 
-  /** The embedded model's live score of a running call (only when `hasModel`). */
-  scoreLive(input: ModelInput, signal: AbortSignal): Promise<Assessment> {
-    if (!this.hasModel) return Promise.reject(new PoolUnavailableError('the workers hold no model'));
-    return this.dispatch('score_live', input, signal);
+  /**
+   * The embedded model's live scores of one running call (only when `hasModel`). The call stays on one
+   * worker, which keeps its view of the model between scores, so each score sends only the caller's new
+   * lines. When that worker is gone, or a score failed, the next score starts the view anew on whichever
+   * worker is least busy, from the whole call.
+   */
+  openLive(): LiveScorer {
+    const call = this.nextCall++;
+    let slot: Slot | undefined;
+    let seen = 0;
+    const forget = (): void => {
+      if (slot && this.slots.includes(slot)) slot.worker.postMessage({ kind: 'live_end', call } satisfies LiveEnd);
+      slot = undefined;
+      seen = 0;
+    };
+    return {
+      score: async (input, signal) => {
+        if (!this.hasModel) throw new PoolUnavailableError('the workers hold no model');
+        if (slot && !this.slots.includes(slot)) forget();
+        const fresh = !slot;
+        slot ??= this.leastLoaded();
+        const lines = callerLines(input.utterances, fresh ? 0 : seen);
+        seen = input.utterances.length;
+        try {
+          return await this.dispatch({ kind: 'score_live', call, lines, fresh }, signal, slot);
+        } catch (e) {
+          forget();
+          throw e;
+        }
+      },
+      close: forget,
+    };
   }
 
-  private dispatch<K extends JobKind>(kind: K, input: ModelInput, signal: AbortSignal): Promise<JobAnswers[K]> {
+  private dispatch<K extends JobKind>(
+    job: Extract<Job, { kind: K }>,
+    signal: AbortSignal,
+    slot: Slot | undefined,
+  ): Promise<JobAnswers[K]> {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     void this.start();
-    const slot = this.leastLoaded();
     if (!slot) {
       const why = this.closed ? 'pool closed' : this.slots.length > 0 ? 'workers starting' : 'no worker running';
       return Promise.reject(new PoolUnavailableError(why));
@@ -109,7 +141,7 @@ export class AnalysisPool {
           reject(e);
         },
       });
-      slot.worker.postMessage({ id, kind, input } satisfies JobRequest);
+      slot.worker.postMessage({ ...job, id } as JobRequest);
     });
   }
 

@@ -11,13 +11,20 @@ export interface WorkerOptions {
 /**
  * A worker's jobs: `analyze`, the final analysis of a whole call (scans, ended live calls); `score_live`,
  * the embedded model's score of a running call (every 30 s of it), for nodes whose workers hold the model.
+ * A worker keeps each running call's view of the model between its scores, so a score carries only the
+ * caller's lines said since the last one sent to that worker (`fresh`: the first, or after a failure: the
+ * worker starts the call's view anew from them). `live_end` lets the view go; it has no answer.
  */
 export type JobKind = 'analyze' | 'score_live';
 
-export interface JobRequest {
-  id: number;
-  kind: JobKind;
-  input: ModelInput;
+export type Job =
+  { kind: 'analyze'; input: ModelInput } | { kind: 'score_live'; call: number; lines: string[]; fresh: boolean };
+
+export type JobRequest = Job & { id: number };
+
+export interface LiveEnd {
+  kind: 'live_end';
+  call: number;
 }
 
 /** The model call's own time and failure, for the node's provider metrics and log. */

@@ -4,10 +4,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { finalAnalysis } from '../../pipelines/final-analysis.js';
-import { createLocalProvider } from '../providers/llm/local/provider.js';
+import { createLocalProvider, type LocalLiveScorer } from '../providers/llm/local/provider.js';
 import type { ModelProvider } from '../providers/llm/types.js';
 import { warmUpRules } from '../rules/index.js';
-import type { JobAnswers, JobKind, JobReply, JobRequest, ModelReport, WorkerOptions } from './protocol.js';
+import type { JobAnswers, JobKind, JobReply, JobRequest, LiveEnd, ModelReport, WorkerOptions } from './protocol.js';
 
 const options = workerData as WorkerOptions;
 const model = options.model
@@ -39,7 +39,14 @@ function timedModel(report: { model?: ModelReport }): ModelProvider | null {
   );
 }
 
-parentPort!.on('message', (job: JobRequest) => {
+/** The running calls scored here, by the main thread's call number. */
+const live = new Map<number, LocalLiveScorer>();
+
+parentPort!.on('message', (job: JobRequest | LiveEnd) => {
+  if (job.kind === 'live_end') {
+    live.delete(job.call);
+    return;
+  }
   void answerTo(job).then(
     (answer) => parentPort!.postMessage({ id: job.id, ok: true, answer } satisfies JobReply),
     (err: unknown) => parentPort!.postMessage({ id: job.id, ok: false, error: String(err) } satisfies JobReply),
@@ -55,8 +62,12 @@ async function answerTo(job: JobRequest): Promise<JobAnswers[JobKind]> {
       const result = await finalAnalysis(job.input, timedModel(report), signal);
       return { result, ...report };
     }
-    case 'score_live':
+    case 'score_live': {
       if (!model) throw new Error('this worker holds no model');
-      return model.scoreLive(job.input, signal);
+      if (job.fresh) live.set(job.call, model.openLive());
+      const call = live.get(job.call);
+      if (!call) throw new Error(`live call ${job.call} is not known to this worker`);
+      return call.scoreLines(job.lines);
+    }
   }
 }

@@ -64,7 +64,7 @@ export function scoreOnly(text: string): Assessment {
   return assess(findEvidence(text));
 }
 
-export { parseTranscript, callerText, formatTranscript } from './transcript.js';
+export { parseTranscript, callerText, callerLines, formatTranscript } from './transcript.js';
 
 /** A short scam call touching every part of the engine (evidence, intel, spoken digits). */
 export const WARM_UP_CALL: readonly string[] = [

@@ -75,10 +75,14 @@ export function parseTranscript(text: string): Utterance[] {
 
 /** What the caller said, one utterance per line: the only text that is scored. */
 export function callerText(utterances: readonly Utterance[]): string {
-  return utterances
-    .filter((u) => u.role === 'caller')
-    .map((u) => u.text)
-    .join('\n');
+  return callerLines(utterances).join('\n');
+}
+
+/** The caller's utterances from the `from`th utterance of the call on, as text. */
+export function callerLines(utterances: readonly Utterance[], from = 0): string[] {
+  const lines: string[] = [];
+  for (let i = from; i < utterances.length; i++) if (utterances[i]!.role === 'caller') lines.push(utterances[i]!.text);
+  return lines;
 }
 
 /** The stored transcript: one `speaker: text` line per utterance. */

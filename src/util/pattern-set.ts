@@ -11,6 +11,12 @@
  */
 import { nextIndex } from './matches.js';
 
+/** A scan's state at a position: where it goes on from, and where each pattern's next search starts. */
+export interface ScanResume {
+  at: number;
+  from: readonly number[];
+}
+
 export class PatternSet {
   private readonly any: RegExp;
   private readonly anchored: RegExp[];
@@ -39,12 +45,18 @@ export class PatternSet {
   /**
    * Calls `found(pattern, start, end)` for every match of every pattern: in the order of their start,
    * and at one start in pattern order. `firstOnly` stops looking for a pattern after its first match.
+   * `resume` goes on from a position of an earlier scan (`resumeAt`) instead of from the start.
    */
-  scan(text: string, found: (pattern: number, start: number, end: number) => void, firstOnly = false): void {
+  scan(
+    text: string,
+    found: (pattern: number, start: number, end: number) => void,
+    firstOnly = false,
+    resume?: ScanResume,
+  ): void {
     const { any, anchored } = this;
     // Where each pattern's next search starts, as `lastIndex` would on its own.
-    const from = new Array<number>(anchored.length).fill(0);
-    any.lastIndex = 0;
+    const from = resume ? resume.from.slice() : new Array<number>(anchored.length).fill(0);
+    any.lastIndex = resume?.at ?? 0;
     try {
       for (let m = any.exec(text); m !== null; m = any.exec(text)) {
         const at = m.index;
@@ -62,6 +74,17 @@ export class PatternSet {
     } finally {
       any.lastIndex = 0;
     }
+  }
+
+  /**
+   * The state of a scan of `text` at `at`, given the matches it found before `at` (`[pattern, start, end]`,
+   * in the order found), for `scan` to go on from. Exact when no match attempt starting before `at` reads a
+   * character that the text the matches were found in did not have (src/providers/llm/local/live.ts).
+   */
+  resumeAt(text: string, at: number, before: ReadonlyArray<readonly [number, number, number]>): ScanResume {
+    const from = new Array<number>(this.anchored.length).fill(0);
+    for (const [i, start, end] of before) from[i] = end > start ? end : nextIndex(text, start, this.unicode);
+    return { at, from };
   }
 
   /** For each pattern, whether it matches anywhere in `text`. */

@@ -16,17 +16,49 @@ const PATTERNS: readonly RegExp[] = [
 /** Floor applied when a caller tries to instruct the screen: `likely_scam`, since honest callers never do. */
 export const INJECTION_FLOOR = 0.6;
 
+const SENTENCE_END = /(?<=[.?!])\s+/;
+const SENTENCE_ENDS = new RegExp(SENTENCE_END.source, 'g');
+
+function quoted(sentence: string): string | undefined {
+  return PATTERNS.some((p) => p.test(sentence)) ? sentence.trim().slice(0, 160) : undefined;
+}
+
 /** The caller's sentence that addresses the screen, if any. */
 export function findInjection(callerText: string): string | undefined {
-  const sentences = callerText.split(/(?<=[.?!])\s+/);
-  for (const sentence of sentences) {
-    if (PATTERNS.some((p) => p.test(sentence))) return sentence.trim().slice(0, 160);
+  for (const sentence of callerText.split(SENTENCE_END)) {
+    const quote = quoted(sentence);
+    if (quote) return quote;
   }
   return undefined;
 }
 
-export function guardInjection(callerText: string, assessment: Assessment): Assessment {
-  const quote = findInjection(callerText);
+/**
+ * `findInjection` of a caller text that grows at its end (a running call). A sentence followed by the
+ * end of a sentence cannot change as text is added, so each update reads only the last unfinished
+ * sentence and what follows it; a quote found in a finished sentence is the answer from then on.
+ */
+export class InjectionWatch {
+  private found: string | undefined;
+  private open = 0;
+
+  update(callerText: string): string | undefined {
+    if (this.found) return this.found;
+    SENTENCE_ENDS.lastIndex = this.open;
+    for (let m = SENTENCE_ENDS.exec(callerText); m; m = SENTENCE_ENDS.exec(callerText)) {
+      const quote = quoted(callerText.slice(this.open, m.index));
+      this.open = m.index + m[0].length;
+      if (quote) {
+        SENTENCE_ENDS.lastIndex = 0;
+        return (this.found = quote);
+      }
+    }
+    SENTENCE_ENDS.lastIndex = 0;
+    return quoted(callerText.slice(this.open));
+  }
+}
+
+/** `guardInjection` with the quote already found. */
+export function guardWith(quote: string | undefined, assessment: Assessment): Assessment {
   if (!quote) return assessment;
   return {
     ...assessment,
@@ -34,4 +66,8 @@ export function guardInjection(callerText: string, assessment: Assessment): Asse
     category: assessment.category === 'none' ? 'Scammers' : assessment.category,
     signals: [`caller tried to instruct the call screen: "${quote}"`, ...assessment.signals],
   };
+}
+
+export function guardInjection(callerText: string, assessment: Assessment): Assessment {
+  return guardWith(findInjection(callerText), assessment);
 }

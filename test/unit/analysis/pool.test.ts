@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
-import { analyzeCall, scoreLiveCall } from '../../../src/analysis/analyze.js';
+import { analyzeCall, openLiveScoring } from '../../../src/analysis/analyze.js';
 import { AnalysisPool, PoolUnavailableError } from '../../../src/analysis/pool.js';
 import { metrics } from '../../../src/observability/metrics.js';
 import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
@@ -22,6 +22,12 @@ const calls: ModelInput[] = fs
     return { utterances, callerText: callerText(utterances), product: 'scan' as const };
   });
 const open = (): AbortSignal => new AbortController().signal;
+/** A running call as the live model sees it after `n` utterances: the utterances so far, and the caller's. */
+const soFar = (c: ModelInput, n: number): ModelInput => {
+  const utterances = c.utterances.slice(0, n);
+  return { utterances, callerText: callerText(utterances), product: 'filter' };
+};
+type Slots = { slots: Array<{ worker: { terminate(): Promise<number> }; up: Promise<boolean> }> };
 /** The error a promise rejects with (fails the test when it resolves). */
 async function rejection(p: Promise<unknown>): Promise<Error> {
   try {
@@ -68,24 +74,50 @@ describe('analysis workers', function () {
     }
   });
 
-  it('score running calls with exactly the live scores of the model on this thread', async function () {
-    const live = calls.map((c) => ({ ...c, product: 'filter' as const }));
-    const inThread = await Promise.all(live.map((c) => llm.scoreLive(c, open())));
-    const onWorkers = await Promise.all(live.map((c) => pool.scoreLive(c, open())));
-    expect(onWorkers).to.deep.equal(inThread);
-    expect(onWorkers.some((a) => a.score > 0)).to.equal(true);
+  it('score running calls, sent only their new lines, with exactly the whole-call scores on this thread', async function () {
+    await Promise.all(
+      calls.map(async (c) => {
+        const live = pool.openLive();
+        for (let n = 1; n <= c.utterances.length; n += 2) {
+          const input = soFar(c, n);
+          expect(await live.score(input, open())).to.deep.equal(await llm.scoreLive(input, open()));
+        }
+        live.close();
+      }),
+    );
+    expect((await llm.scoreLive(soFar(calls[0]!, 99), open())).score).to.be.above(0);
   });
 
-  it('refuse live scores when they hold no model; scoreLiveCall then scores on this thread', async function () {
+  it('start a running call over, from the whole call, on another worker when its worker dies', async function () {
+    const c = calls[4]!;
+    const live = pool.openLive();
+    await live.score(soFar(c, 2), open());
+    const slots = (pool as unknown as Slots).slots;
+    const victims = slots.slice();
+    for (const s of victims) await s.worker.terminate();
+    while (slots.some((s) => victims.includes(s))) await new Promise((r) => setImmediate(r));
+    // The replacements are starting: the score is refused (its caller scores on its own thread).
+    expect(await rejection(live.score(soFar(c, 4), open()))).to.be.instanceOf(PoolUnavailableError);
+    await Promise.all(slots.map((s) => s.up));
+    const input = soFar(c, c.utterances.length);
+    expect(await live.score(input, open())).to.deep.equal(await llm.scoreLive(input, open()));
+    live.close();
+  });
+
+  it('refuse live scores when they hold no model; openLiveScoring then scores on this thread', async function () {
     const rulesOnly = new AnalysisPool(1, {});
     try {
       await rulesOnly.start();
-      expect(await rejection(rulesOnly.scoreLive(calls[0]!, open()))).to.be.instanceOf(PoolUnavailableError);
+      expect(await rejection(rulesOnly.openLive().score(calls[0]!, open()))).to.be.instanceOf(PoolUnavailableError);
       const lazy = new AnalysisPool(1, { model: {} }); // not started: its first job is refused while it starts
       try {
-        expect(await scoreLiveCall({ analysis: lazy }, llm, calls[0]!, open())).to.deep.equal(
-          await llm.scoreLive(calls[0]!, open()),
-        );
+        const live = openLiveScoring({ analysis: lazy }, llm);
+        const early = soFar(calls[0]!, 3);
+        expect(await live.score(early, open())).to.deep.equal(await llm.scoreLive(early, open()));
+        expect(await lazy.start()).to.equal(1);
+        // Now on the worker, which is sent the whole call so far: the same score as on this thread.
+        expect(await live.score(calls[0]!, open())).to.deep.equal(await llm.scoreLive(calls[0]!, open()));
+        live.close();
       } finally {
         await lazy.close();
       }
@@ -114,7 +146,7 @@ describe('analysis workers', function () {
   });
 
   it('a worker that dies fails its jobs to the caller and is replaced', async function () {
-    const victim = (pool as unknown as { slots: Array<{ worker: { terminate(): Promise<number> } }> }).slots[0]!;
+    const victim = (pool as unknown as Slots).slots[0]!;
     const jobs = calls.map((c) =>
       pool.run(c, open()).then(
         () => 'ok',

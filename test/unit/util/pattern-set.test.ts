@@ -74,6 +74,22 @@ describe('util/pattern-set', () => {
     ]);
   });
 
+  it('goes on from a position of an earlier scan as if it had scanned from the start', () => {
+    let seed = 5;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const patterns = [/ab/, /b+a/, /\bba\b/, /(?:ab|ba){2}/, /a b/];
+    const set = new PatternSet(patterns);
+    for (let k = 0; k < 300; k++) {
+      const text = Array.from({ length: rand(40) }, () => 'ab c'[rand(4)]).join('');
+      const all = viaSet(patterns, text);
+      const at = rand(text.length + 1);
+      const before = all.filter(([, start]) => start < at);
+      const after: Array<[number, number, number]> = [];
+      set.scan(text, (i, start, end) => after.push([i, start, end]), false, set.resumeAt(text, at, before));
+      expect([...before, ...after], `${text} @${at}`).to.deep.equal(all);
+    }
+  });
+
   it('tells which patterns are present, with the patterns’ shared flags', () => {
     const set = new PatternSet([/zelle/i, /venmo/i, /pay ?pal/i]);
     expect(set.present('Send it by PAYPAL or Zelle')).to.deep.equal([true, false, true]);

@@ -259,3 +259,47 @@ export function findCues(lower: string): CueHit[] {
   });
   return byCue.flat();
 }
+
+/**
+ * How far from where it starts a cue's match attempt may read: the longest cue match and the character
+ * after it (for the closing `\b`). A text's matches that begin further than this before its end stay what
+ * they are when text is added after it (test/unit/llm/live-call.test.ts checks every cue against it).
+ */
+export const CUE_REACH = 256;
+
+/**
+ * `findCues` of a text that grows at its end (a running call's caller lines): each update scans only the
+ * new text and the CUE_REACH characters before it, going on from the state the earlier scan had there.
+ */
+export class CueScan {
+  /** Every match so far as `[cue, start, end]`, in the order found, and whether it counts (not negated). */
+  private readonly found: Array<[number, number, number]> = [];
+  private readonly counts: boolean[] = [];
+  private scanned = 0;
+
+  update(lower: string): void {
+    const at = Math.max(0, this.scanned - CUE_REACH);
+    let n = this.found.length;
+    while (n > 0 && this.found[n - 1]![1] >= at) n--;
+    this.found.length = n;
+    this.counts.length = n;
+    const resume = ALL_CUES.resumeAt(lower, at, this.found);
+    const found = (i: number, start: number, end: number): void => {
+      this.found.push([i, start, end]);
+      this.counts.push(!(CUES[i]!.negatable && negated(lower, start)));
+    };
+    ALL_CUES.scan(lower, found, false, resume);
+    this.scanned = lower.length;
+  }
+
+  /** What `findCues` gives for the text of the last update. */
+  hits(): CueHit[] {
+    const byCue: CueHit[][] = CUES.map(() => []);
+    for (let k = 0; k < this.found.length; k++) {
+      if (!this.counts[k]) continue;
+      const [i, index] = this.found[k]!;
+      byCue[i]!.push({ cue: CUES[i]!, index });
+    }
+    return byCue.flat();
+  }
+}

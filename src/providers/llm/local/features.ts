@@ -41,9 +41,14 @@ export interface SparseVector {
 
 const LABEL = /^\s*\[?[A-Za-z][A-Za-z ]{0,13}(?:[ _-]?\d{1,2})?\]?\s*:\s*/gm;
 
+/** Text without speaker labels and with straight apostrophes, case kept. */
+export function unlabelled(text: string): string {
+  return text.replace(LABEL, '').replace(/[’‘`]/g, "'");
+}
+
 /** Lower-cased text without speaker labels and with straight apostrophes. */
 export function normalise(text: string): string {
-  return text.replace(LABEL, '').replace(/[’‘`]/g, "'").toLowerCase();
+  return unlabelled(text).toLowerCase();
 }
 
 export function tokens(lower: string): string[] {

@@ -8,8 +8,9 @@ import { isVerdictCategory, type VerdictCategory } from '../../../domain/categor
 import { clampScore, SUSPICIOUS_AT } from '../../../domain/levels.js';
 import type { Tactic } from '../../../domain/tactics.js';
 import type { Assessment } from '../../../domain/verdict.js';
+import type { Category } from '../../../domain/categories.js';
 import { CUE_NAMES, CUES, summariseCues, type CueHit } from './evidence.js';
-import { cueOffset, dot, featurise, type FeatureSpace, type SparseVector } from './features.js';
+import { cueOffset, dimension, dot, featurise, unlabelled, type FeatureSpace, type SparseVector } from './features.js';
 import { sigmoid } from './train.js';
 import { ruleCategory } from './weak-labels.js';
 
@@ -54,11 +55,30 @@ export class ArtefactError extends Error {}
 
 const MAX_SIGNALS = 6;
 
+/** What an assessment reads of a call: the whole caller text at once (`assess`), or a running call (live.ts). */
+export interface CallView {
+  vector: SparseVector;
+  hits: CueHit[];
+  /** The caller's sentences in order (`sentenceSpans`). */
+  sentences: Span[];
+  /** The subject a category rule names (`ruleCategory`); asked only of a flagged call. */
+  subject: () => Category | undefined;
+}
+
+/** A category's centroid as its features in index order, so that similarities add up in the vector's order. */
+interface Centroid {
+  category: VerdictCategory;
+  index: Int32Array;
+  weight: Float64Array;
+}
+
 export class LocalModel {
   readonly id: string;
-  private readonly space: FeatureSpace;
+  readonly space: FeatureSpace;
   private readonly weights: Float64Array;
-  private readonly centroids: Array<{ category: VerdictCategory; centroid: Map<number, number> }>;
+  private readonly centroids: Centroid[];
+  /** A vector's values by feature index while a category is chosen, zero elsewhere (one thread, no awaits). */
+  private readonly scratch: Float64Array;
 
   constructor(private readonly artefact: ModelArtefact) {
     if (artefact.format !== 'scamlr' || artefact.version !== 1) throw new ArtefactError('not a scamlr v1 model');
@@ -71,8 +91,16 @@ export class LocalModel {
     for (const [k, v] of Object.entries(artefact.weights)) this.weights[Number(k)] = v;
     this.centroids = artefact.categories.map((c) => {
       if (!isVerdictCategory(c.category)) throw new ArtefactError(`unknown category "${c.category}"`);
-      return { category: c.category, centroid: new Map(Object.entries(c.centroid).map(([k, v]) => [Number(k), v])) };
+      const entries = Object.entries(c.centroid)
+        .map(([k, v]) => [Number(k), v] as const)
+        .sort((x, y) => x[0] - y[0]);
+      return {
+        category: c.category,
+        index: Int32Array.from(entries, (e) => e[0]),
+        weight: Float64Array.from(entries, (e) => e[1]),
+      };
     });
+    this.scratch = new Float64Array(dimension(this.space));
   }
 
   /** Uncalibrated margin (log-odds before Platt scaling). */
@@ -88,6 +116,16 @@ export class LocalModel {
 
   assess(text: string): Assessment {
     const f = featurise(text, this.space);
+    return this.judge({
+      vector: f.vector,
+      hits: f.hits,
+      sentences: sentenceSpans(cased(text, f.lower)),
+      subject: () => ruleCategory(f.lower),
+    });
+  }
+
+  /** The assessment of a call's features: score, caps, category, tactics, quoted signals and summary. */
+  judge(f: CallView): Assessment {
     const { a, b } = this.artefact.platt;
     let score = clampScore(sigmoid(a * (dot(this.weights, f.vector) + this.artefact.bias) + b));
     const cues = summariseCues(f.hits);
@@ -98,11 +136,11 @@ export class LocalModel {
     if (cues.assured && cues.decisiveCount <= 1) score = Math.min(score, this.artefact.assuranceCap ?? 1);
     const flagged = score >= SUSPICIOUS_AT;
     const evidence = this.rankHits(f.hits);
-    const sentences = sentenceSpans(cased(text, f.lower));
+    const sentences = f.sentences;
     const quoted = uniqueSentences(evidence, sentences);
     const out: Assessment = {
       score,
-      category: flagged ? (ruleCategory(f.lower) ?? this.category(f.vector)) : 'none',
+      category: flagged ? (f.subject() ?? this.category(f.vector)) : 'none',
       tactics: flagged ? tacticsOf(evidence) : [],
       signals: flagged ? quoted.slice(0, MAX_SIGNALS).map((s) => `"${clip(s.text, 160)}"`) : [],
     };
@@ -118,19 +156,27 @@ export class LocalModel {
     return hits.filter((h) => weightOf(h) > 0).sort((x, y) => weightOf(y) - weightOf(x) || x.index - y.index);
   }
 
+  /**
+   * The nearest centroid by cosine similarity. Each similarity is summed over the centroid's features in
+   * index order (a few hundred), not over the vector's (thousands in a long call): the same terms in the
+   * same order, since the features the two do not share add zero.
+   */
   private category(v: SparseVector): VerdictCategory {
     const norm = Math.sqrt(v.value.reduce((s, x) => s + x * x, 0)) || 1;
+    const value = this.scratch;
+    for (let i = 0; i < v.index.length; i++) value[v.index[i]!] = v.value[i]!;
     let best: VerdictCategory = 'Scammers';
     let bestSim = this.artefact.minCategorySimilarity;
-    for (const { category, centroid } of this.centroids) {
+    for (const { category, index, weight } of this.centroids) {
       let sim = 0;
-      for (let i = 0; i < v.index.length; i++) sim += (centroid.get(v.index[i]!) ?? 0) * v.value[i]!;
+      for (let k = 0; k < index.length; k++) sim += weight[k]! * value[index[k]!]!;
       sim /= norm;
       if (sim > bestSim) {
         bestSim = sim;
         best = category;
       }
     }
+    for (let i = 0; i < v.index.length; i++) value[v.index[i]!] = 0;
     return best;
   }
 }
@@ -141,7 +187,7 @@ function tacticsOf(hits: CueHit[]): Tactic[] {
   return [...out];
 }
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
   text: string;
@@ -149,18 +195,17 @@ interface Span {
 
 /** The text with labels stripped but case kept, aligned with the lower-cased copy when lengths agree. */
 function cased(original: string, lower: string): string {
-  const stripped = original
-    .replace(/^\s*\[?[A-Za-z][A-Za-z ]{0,13}(?:[ _-]?\d{1,2})?\]?\s*:\s*/gm, '')
-    .replace(/[’‘`]/g, "'");
+  const stripped = unlabelled(original);
   return stripped.length === lower.length ? stripped : lower;
 }
 
-function sentenceSpans(text: string): Span[] {
+/** The sentences of a text, `offset` added to their positions; none spans a line. */
+export function sentenceSpans(text: string, offset = 0): Span[] {
   const out: Span[] = [];
   const re = /[^.!?\n]+[.!?]*/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const t = m[0].trim();
-    if (t.length >= 3) out.push({ start: m.index, end: m.index + m[0].length, text: t });
+    if (t.length >= 3) out.push({ start: offset + m.index, end: offset + m.index + m[0].length, text: t });
   }
   return out;
 }
@@ -169,10 +214,23 @@ function sentenceSpans(text: string): Span[] {
 function uniqueSentences(hits: CueHit[], sentences: Span[]): Span[] {
   const out: Span[] = [];
   for (const h of hits) {
-    const s = sentences.find((x) => h.index >= x.start && h.index < x.end);
+    const s = sentenceAt(sentences, h.index);
     if (s && !out.includes(s)) out.push(s);
   }
   return out;
+}
+
+/** The sentence that holds `index`, by binary search (sentences are in order and do not overlap). */
+function sentenceAt(sentences: Span[], index: number): Span | undefined {
+  let lo = 0;
+  let hi = sentences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sentences[mid]!.end <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  const s = sentences[lo];
+  return s && s.start <= index ? s : undefined;
 }
 
 /** At most two of the caller's sentences, in the order spoken. */

@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LIKELY_SCAM_AT } from '../../../domain/levels.js';
 import type { Assessment } from '../../../domain/verdict.js';
-import { WARM_UP_CALL } from '../../../rules/index.js';
+import { callerLines, WARM_UP_CALL } from '../../../rules/index.js';
 import { guardInjection } from '../injection.js';
-import { ProviderError, type Analysis, type ModelInput, type ModelProvider } from '../types.js';
+import { ProviderError, type Analysis, type LiveScorer, type ModelInput, type ModelProvider } from '../types.js';
+import { LiveCall } from './live.js';
 import { ArtefactError, LocalModel, type ModelArtefact } from './model.js';
 
 export const MODEL_FILE = 'scamlr-v1.json';
@@ -33,24 +34,54 @@ export interface LocalOptions {
   modelPath?: string;
 }
 
-export function createLocalProvider(options: LocalOptions = {}): ModelProvider {
+/** A running call's scorer that keeps the call's view (live.ts) between scores. */
+export interface LocalLiveScorer extends LiveScorer {
+  /** Adds the caller's next lines and scores the call so far (what an analysis worker is sent). */
+  scoreLines(lines: readonly string[]): Assessment;
+}
+
+export interface LocalProvider extends ModelProvider {
+  openLive(): LocalLiveScorer;
+}
+
+export function createLocalProvider(options: LocalOptions = {}): LocalProvider {
   const model = new LocalModel(loadArtefact(options.modelPath));
   // The first assessments compile the model's expressions (~30 ms): paid here, at boot, not in a live call.
   for (let i = 0; i < 3; i++) model.assess(WARM_UP_CALL.join(' '));
 
   function assess(input: ModelInput, signal: AbortSignal): Assessment {
-    if (signal.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-    try {
-      if (!input.callerText.trim()) return { score: 0, category: 'none', tactics: [], signals: [] };
-      return guardInjection(input.callerText, model.assess(input.callerText));
-    } catch (err) {
-      throw new ProviderError('local', err instanceof Error ? err.message : String(err));
-    }
+    checkAborted(signal);
+    return failing(() =>
+      input.callerText.trim()
+        ? guardInjection(input.callerText, model.assess(input.callerText))
+        : { score: 0, category: 'none', tactics: [], signals: [] },
+    );
+  }
+
+  function openLive(): LocalLiveScorer {
+    const call = new LiveCall(model);
+    let seen = 0;
+    const scoreLines = (lines: readonly string[]): Assessment =>
+      failing(() => {
+        call.append(lines);
+        return call.assess();
+      });
+    return {
+      scoreLines,
+      score: async (input, signal) => {
+        checkAborted(signal);
+        const lines = callerLines(input.utterances, seen);
+        seen = input.utterances.length;
+        return scoreLines(lines);
+      },
+      close: () => {},
+    };
   }
 
   return {
     id: model.id,
     scoreLive: async (input, signal) => assess(input, signal),
+    openLive,
     analyze: async (input, signal): Promise<Analysis> => {
       const a = assess(input, signal);
       // The quoted pitch lines are intel too (`scripts`); the rules add every other kind.
@@ -59,4 +90,17 @@ export function createLocalProvider(options: LocalOptions = {}): ModelProvider {
       return { ...a, intel: scripts.length ? { scripts } : {} };
     },
   };
+}
+
+function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** A model failure as the provider's refusal. */
+function failing<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    throw new ProviderError('local', err instanceof Error ? err.message : String(err));
+  }
 }

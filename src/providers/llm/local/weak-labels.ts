@@ -7,7 +7,7 @@ import type { Category } from '../../../domain/categories.js';
 
 const IMPOSTER: Category = 'Calls pretending to be government, businesses, or family and friends';
 
-const RULES: ReadonlyArray<[RegExp, Category]> = [
+export const RULES: ReadonlyArray<[RegExp, Category]> = [
   [
     /\b(?:grandma|grandpa|grandson|granddaughter|bail (?:money|bond)|your (?:son|daughter|nephew|niece|grandchild)\b[^.?!]{0,50}\b(?:accident|arrested|jail|hospital))\b/,
     IMPOSTER,
@@ -57,6 +57,37 @@ const RULES: ReadonlyArray<[RegExp, Category]> = [
 export function ruleCategory(lower: string): Category | undefined {
   for (const [re, category] of RULES) if (re.test(lower)) return category;
   return undefined;
+}
+
+const SEARCHES = RULES.map(([re]) => new RegExp(re.source, `${re.flags}g`));
+
+/**
+ * `ruleCategory` of a text that grows at its end (a running call): each update tries the rules not yet
+ * matched on the new text and the `reach` characters before it, where a match crossing into the new text
+ * would begin; a rule that has matched stays matched, since text is only ever added after it.
+ */
+export class SubjectWatch {
+  private readonly matched = new Array<boolean>(RULES.length).fill(false);
+  private searched = 0;
+
+  constructor(private readonly reach: number) {}
+
+  update(lower: string): void {
+    const from = Math.max(0, this.searched - this.reach);
+    for (let i = 0; i < SEARCHES.length; i++) {
+      if (this.matched[i]) continue;
+      const re = SEARCHES[i]!;
+      re.lastIndex = from;
+      this.matched[i] = re.test(lower);
+      re.lastIndex = 0;
+    }
+    this.searched = lower.length;
+  }
+
+  get subject(): Category | undefined {
+    const i = this.matched.indexOf(true);
+    return i < 0 ? undefined : RULES[i]![1];
+  }
 }
 
 export function weakCategory(lower: string, language?: string): Category {
