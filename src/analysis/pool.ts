@@ -73,7 +73,7 @@ export class AnalysisPool {
     return this.dispatch({ kind: 'analyze', input }, signal, this.leastLoaded());
   }
 
-  /** True when the workers hold the embedded model, so that `scoreLive` may be asked of them. */
+  /** True when the workers hold the embedded model, so that `openLive` scores may be asked of them. */
   get hasModel(): boolean {
     return this.options.model !== undefined;
   }

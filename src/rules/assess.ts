@@ -206,6 +206,21 @@ export function assess(hits: readonly Hit[]): Assessment {
   const score = ladder(hits, probability(evidenceLogit(hits)));
   const positive = hits.filter((h) => h.cue.weight > 0).sort((a, b) => b.cue.weight - a.cue.weight);
   const tactics = [...new Set(positive.flatMap((h) => (h.cue.tactic ? [h.cue.tactic] : [])))];
-  const signals = [...new Set(positive.map((h) => `${LABELS[h.cue.id] ?? h.cue.id}: "${h.quote}"`))].slice(0, 8);
+  const signals = [...new Set(positive.map(signalOf))].slice(0, 8);
   return { score, category: chooseCategory(hits, score), tactics, signals };
+}
+
+/**
+ * A live call's scorer assesses the same hits again after every utterance; each one's signal is written
+ * (and, as a Set key, hashed) once, not once per utterance.
+ */
+const SIGNALS = new WeakMap<Hit, string>();
+
+function signalOf(h: Hit): string {
+  let s = SIGNALS.get(h);
+  if (s === undefined) {
+    s = `${LABELS[h.cue.id] ?? h.cue.id}: "${h.quote}"`;
+    SIGNALS.set(h, s);
+  }
+  return s;
 }

@@ -37,14 +37,19 @@ export function createRuleScorer(): RuleScorer {
   const texts: string[] = [];
   let extracted = 0;
   let intel: Intel = {};
+  // The assessment is a function of the hits alone: an utterance with no new evidence (most of a long
+  // call's) gets the last one again rather than the same sums done over.
+  let last: Assessment | undefined;
   return {
     push(text: string): Assessment {
+      const before = hits.length;
       for (const h of findEvidence(text, found)) {
         hits.push(h);
         found.add(h.cue.id);
       }
       texts.push(text);
-      return assess(hits);
+      if (!last || hits.length !== before) last = assess(hits);
+      return last;
     },
     intel: () => {
       for (; extracted < texts.length; extracted++) intel = mergeIntel(intel, extractIntel(texts[extracted]!));

@@ -150,6 +150,16 @@ describe('rules: incremental scoring', () => {
     expect(scorer.intel().callback_numbers).to.deep.equal(['+12025550147']);
   });
 
+  it('an utterance with no new evidence leaves the assessment as it was; new evidence moves it', () => {
+    const scorer = createRuleScorer();
+    const before = scorer.push(lines[0]!);
+    const calm = scorer.push('Okay, and how is the weather over there today?');
+    expect(calm).to.deep.equal(before);
+    const moved = scorer.push(lines[2]!);
+    expect(moved.score).to.be.above(before.score);
+    expect(moved.score).to.equal(scoreText([lines[0], 'Okay', lines[2]].join('\n')).score);
+  });
+
   it('a push costs microseconds, not milliseconds', () => {
     const scorer = createRuleScorer();
     const line = 'Okay so I just wanted to check in about the weekend plans and the groceries we talked about.';
