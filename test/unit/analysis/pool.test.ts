@@ -6,6 +6,8 @@ import { expect } from 'chai';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { analyzeCall, openLiveScoring } from '../../../src/analysis/analyze.js';
 import { AnalysisPool, PoolUnavailableError } from '../../../src/analysis/pool.js';
+import type { JobReply, JobRequest, LiveEnd } from '../../../src/analysis/protocol.js';
+import { startWorker } from '../../../src/analysis/start-worker.js';
 import { metrics } from '../../../src/observability/metrics.js';
 import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
 import type { ModelInput } from '../../../src/providers/llm/types.js';
@@ -221,5 +223,36 @@ describe('analysis workers', function () {
     const err = await rejection(pool.run(calls[0]!, open()));
     expect(err).to.be.instanceOf(PoolUnavailableError);
     expect(err.message).to.match(/closed/);
+  });
+});
+
+describe('analysis worker: running calls', function () {
+  this.timeout(30_000);
+
+  it('keeps a running call between scores and lets it go at live_end (no view outlives its call)', async function () {
+    const worker = startWorker({ model: {} });
+    try {
+      const replies = new Map<number, (r: JobReply) => void>();
+      const ready = new Promise<void>((resolve) =>
+        worker.on('message', (m: JobReply | { ready: true }) => ('ready' in m ? resolve() : replies.get(m.id)?.(m))),
+      );
+      await ready;
+      let id = 0;
+      const ask = (job: Omit<Extract<JobRequest, { kind: 'score_live' }>, 'id'>): Promise<JobReply> =>
+        new Promise((resolve) => {
+          replies.set(++id, resolve);
+          worker.postMessage({ ...job, id } satisfies JobRequest);
+        });
+      const lines = ['this is the social security administration', 'pay with google play gift cards today'];
+      expect((await ask({ kind: 'score_live', call: 7, lines: lines.slice(0, 1), fresh: true })).ok).to.equal(true);
+      const second = await ask({ kind: 'score_live', call: 7, lines: lines.slice(1), fresh: false });
+      expect(second.ok && second.answer).to.deep.equal(createLocalProvider().openLive().scoreLines(lines));
+      worker.postMessage({ kind: 'live_end', call: 7 } satisfies LiveEnd);
+      const after = await ask({ kind: 'score_live', call: 7, lines: ['hello'], fresh: false });
+      expect(after.ok).to.equal(false);
+      expect(!after.ok && after.error).to.match(/not known/);
+    } finally {
+      await worker.terminate();
+    }
   });
 });
