@@ -46,8 +46,14 @@ export interface LocalProvider extends ModelProvider {
 
 export function createLocalProvider(options: LocalOptions = {}): LocalProvider {
   const model = new LocalModel(loadArtefact(options.modelPath));
-  // The first assessments compile the model's expressions (~30 ms): paid here, at boot, not in a live call.
-  for (let i = 0; i < 3; i++) model.assess(WARM_UP_CALL.join(' '));
+  // The first assessments compile the model's expressions (~30 ms): paid here, at boot, not in a live call;
+  // the live view's own (its resumable scans) with them.
+  for (let i = 0; i < 3; i++) {
+    model.assess(WARM_UP_CALL.join(' '));
+    const live = new LiveCall(model);
+    for (const line of WARM_UP_CALL) live.append([line]);
+    live.assess();
+  }
 
   function assess(input: ModelInput, signal: AbortSignal): Assessment {
     checkAborted(signal);
