@@ -252,12 +252,9 @@ export interface CueHit {
 const ALL_CUES = new PatternSet(CUES.map((c) => c.pattern));
 
 export function findCues(lower: string): CueHit[] {
-  const byCue: CueHit[][] = CUES.map(() => []);
-  ALL_CUES.scan(lower, (i, index) => {
-    const c = CUES[i]!;
-    if (!(c.negatable && negated(lower, index))) byCue[i]!.push({ cue: c, index });
-  });
-  return byCue.flat();
+  const scan = new CueScan();
+  scan.update(lower);
+  return scan.hits();
 }
 
 /**

@@ -74,19 +74,24 @@ export interface Featurised {
 export function featurise(text: string, space: FeatureSpace): Featurised {
   const lower = normalise(text);
   const words = tokens(lower);
-  const index = ngramBuckets(words, (1 << space.hashBits) - 1);
+  const hits = findCues(lower);
+  return { vector: vectorOf(ngramBuckets(words, (1 << space.hashBits) - 1), hits, space), hits, lower };
+}
+
+/** The vector of a call's sorted, distinct n-gram buckets and its cue hits: the buckets, then the cues present. */
+export function vectorOf(buckets: number[], hits: readonly CueHit[], space: FeatureSpace): SparseVector {
+  const index = buckets;
   // Mean, not L2, normalisation: with L2 the words' share of the margin grows with the square root
   // of the length, and a long honest conversation drifts toward whatever words lean scam.
   const norm = index.length ? 1 / index.length : 0;
   const value = index.map(() => norm);
-  const hits = findCues(lower);
   const offset = cueOffset(space);
   const present = new Set(hits.filter((h) => h.cue.kind !== 'marker').map((h) => CUES.indexOf(h.cue)));
   for (const c of [...present].sort((a, b) => a - b)) {
     index.push(offset + c);
     value.push(1);
   }
-  return { vector: { index, value }, hits, lower };
+  return { index, value };
 }
 
 /**

@@ -14,8 +14,8 @@
  */
 import type { Assessment } from '../../../domain/verdict.js';
 import { guardWith, InjectionWatch } from '../injection.js';
-import { CUE_REACH, CUES, CueScan, type CueHit } from './evidence.js';
-import { bigramHash32, cueOffset, hash32, tokens, unlabelled, type SparseVector } from './features.js';
+import { CUE_REACH, CueScan, type CueHit } from './evidence.js';
+import { bigramHash32, hash32, tokens, unlabelled, vectorOf, type SparseVector } from './features.js';
 import { sentenceSpans, type CallView, type LocalModel, type Span } from './model.js';
 import { SubjectWatch } from './weak-labels.js';
 
@@ -88,22 +88,13 @@ export class LiveCall {
     this.buckets[b >>> 5] = this.buckets[b >>> 5]! | (1 << (b & 31));
   }
 
-  /** `featurise`'s vector: the n-gram buckets in order, each 1/count, then the cues present, each 1. */
+  /** `featurise`'s vector, from the n-gram buckets seen (read off the bitset in order) and the cue hits. */
   private vector(hits: readonly CueHit[]): SparseVector {
     const index: number[] = [];
     const buckets = this.buckets;
     for (let w = 0; w < buckets.length; w++) {
       for (let bits = buckets[w]!; bits !== 0; bits &= bits - 1) index.push((w << 5) | (31 - Math.clz32(bits & -bits)));
     }
-    const norm = index.length ? 1 / index.length : 0;
-    const value = index.map(() => norm);
-    const offset = cueOffset(this.model.space);
-    const present = new Set<number>();
-    for (const h of hits) if (h.cue.kind !== 'marker') present.add(CUES.indexOf(h.cue));
-    for (const c of [...present].sort((a, b) => a - b)) {
-      index.push(offset + c);
-      value.push(1);
-    }
-    return { index, value };
+    return vectorOf(index, hits, this.model.space);
   }
 }
