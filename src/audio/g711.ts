@@ -34,6 +34,16 @@ export function decodeG711(
   lookup: Readonly<Int16Array>,
   out: Int16Array = pooledSamples(bytes.length),
 ): Int16Array {
-  for (let i = 0; i < bytes.length; i++) out[i] = lookup[bytes[i]!]!;
+  // Every 20 ms frame of every call passes here. V8 neither hoists a typed array's length out of a loop
+  // nor unrolls one: done by hand, this loop costs about half as much (bench/graph.ts).
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    out[i] = lookup[bytes[i]!]!;
+    out[i + 1] = lookup[bytes[i + 1]!]!;
+    out[i + 2] = lookup[bytes[i + 2]!]!;
+    out[i + 3] = lookup[bytes[i + 3]!]!;
+  }
+  for (; i < n; i++) out[i] = lookup[bytes[i]!]!;
   return out;
 }

@@ -34,6 +34,15 @@ describe('audio/g711', () => {
     expect(Array.from(out)).to.deep.equal([0, 32124, -32124]);
   });
 
+  it('decodes every length alike, whether it fills whole groups of four or leaves a tail', () => {
+    const codes = Uint8Array.from({ length: 11 }, (_, i) => (i * 37 + 5) & 0xff);
+    for (let n = 0; n <= codes.length; n++) {
+      const bytes = codes.subarray(0, n);
+      const expected = Array.from(bytes, (b) => ALAW_TO_PCM[b]!);
+      expect(Array.from(decodeG711(bytes, ALAW_TO_PCM)), `length ${n}`).to.deep.equal(expected);
+    }
+  });
+
   (ffmpegAvailable ? it : it.skip)('agrees with ffmpeg on every one of the 256 codes of both laws', () => {
     const codes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     for (const [law, table] of [
