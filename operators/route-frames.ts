@@ -59,41 +59,57 @@ interface LaneRelays {
 /**
  * The source's subscriber: frames go to the lanes, and the source's end ends every lane. The operator's
  * output is the selector's, so only its unsubscription passes here; completion and errors do not.
+ *
+ * The lanes are this object's own fields rather than one shared record: one object fewer for every
+ * frame to reach (see Relay on cache misses).
  */
 class RouteSubscriber<R> extends FrameSubscriber<Frame, R> {
-  constructor(
-    out: Subscriber<R>,
-    private readonly lanes: LaneRelays,
-  ) {
+  private readonly inbound: Relay<AudioFrame>;
+  private readonly outbound: Relay<AudioFrame>;
+  private readonly text: Relay<TextFrame>;
+  private readonly dtmf: Relay<DtmfFrame>;
+  private readonly stop: Relay<StopFrame>;
+  private readonly all: Relay<Frame>;
+
+  constructor(out: Subscriber<R>, lanes: LaneRelays) {
     super(out);
+    this.inbound = lanes.inbound;
+    this.outbound = lanes.outbound;
+    this.text = lanes.text;
+    this.dtmf = lanes.dtmf;
+    this.stop = lanes.stop;
+    this.all = lanes.all;
   }
 
   protected override _next(f: Frame): void {
-    const lanes = this.lanes;
-    lanes.all.next(f);
+    this.all.next(f);
     switch (f.kind) {
       case 'audio':
-        (f.track === 'outbound' ? lanes.outbound : lanes.inbound).next(f);
+        (f.track === 'outbound' ? this.outbound : this.inbound).next(f);
         break;
       case 'text':
-        lanes.text.next(f);
+        this.text.next(f);
         break;
       case 'dtmf':
-        lanes.dtmf.next(f);
+        this.dtmf.next(f);
         break;
       case 'stop':
-        lanes.stop.next(f);
+        this.stop.next(f);
         break;
     }
   }
 
   protected override _error(e: unknown): void {
-    for (const lane of Object.values(this.lanes) as Relay<unknown>[]) lane.error(e);
+    for (const lane of this.lanes()) lane.error(e);
     this.unsubscribe();
   }
 
   protected override _complete(): void {
-    for (const lane of Object.values(this.lanes) as Relay<unknown>[]) lane.complete();
+    for (const lane of this.lanes()) lane.complete();
     this.unsubscribe();
+  }
+
+  private lanes(): Relay<unknown>[] {
+    return [this.inbound, this.outbound, this.text, this.dtmf, this.stop, this.all] as Relay<unknown>[];
   }
 }

@@ -24,6 +24,20 @@ describe('Relay', () => {
     expect(seen).to.deep.equal(['first1', 'second1', 'second2']);
   });
 
+  it('keeps the order when the first subscriber or a later one leaves, and takes newcomers last', () => {
+    const r = new Relay<number>();
+    const seen: string[] = [];
+    const a = r.subscribe((v) => seen.push(`a${v}`));
+    const b = r.subscribe((v) => seen.push(`b${v}`));
+    r.subscribe((v) => seen.push(`c${v}`));
+    a.unsubscribe();
+    r.next(1);
+    r.subscribe((v) => seen.push(`d${v}`));
+    b.unsubscribe();
+    r.next(2);
+    expect(seen).to.deep.equal(['b1', 'c1', 'c2', 'd2']);
+  });
+
   it('ends every subscriber once, and tells late subscribers the end at once', () => {
     const r = new Relay<number>();
     const ends: string[] = [];
