@@ -5,7 +5,12 @@ import { Pcm16Reader } from './pcm16.js';
 
 export type ChunkDecoder = (bytes: Uint8Array) => Int16Array;
 
-/** A stateful decoder for one stream (pcm16 keeps a split sample between chunks). */
+// G.711 keeps no state between chunks, so every stream shares one decoder: one object fewer for each
+// frame of each call to reach (see src/util/relay.ts on cache misses).
+const decodeMulaw: ChunkDecoder = (bytes) => decodeG711(bytes, MULAW_TO_PCM);
+const decodeAlaw: ChunkDecoder = (bytes) => decodeG711(bytes, ALAW_TO_PCM);
+
+/** A decoder for one stream (pcm16 keeps a split sample between chunks). */
 export function createDecoder(encoding: AudioEncoding): ChunkDecoder {
   switch (encoding) {
     case 'pcm16': {
@@ -13,9 +18,9 @@ export function createDecoder(encoding: AudioEncoding): ChunkDecoder {
       return (bytes) => reader.read(bytes);
     }
     case 'mulaw':
-      return (bytes) => decodeG711(bytes, MULAW_TO_PCM);
+      return decodeMulaw;
     case 'alaw':
-      return (bytes) => decodeG711(bytes, ALAW_TO_PCM);
+      return decodeAlaw;
   }
 }
 

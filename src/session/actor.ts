@@ -25,18 +25,20 @@ export interface ActorDeps {
  * call `run()`; frames pushed before that wait in order.
  */
 export class SessionActor implements SessionHandle {
+  // Declared first (after the constructor's three), so that the fields every frame reads share a cache line.
+  private stopped = false;
+  private pending: Frame[] | null = [];
+  /** Every inbound frame of the call passes here: a Relay, not a Subject (see src/util/relay.ts). */
+  private readonly mailbox = new Relay<Frame>();
+
   readonly events$: Observable<SessionEvent>;
   readonly outbound$: Observable<OutboundFrame>;
   readonly ended: Promise<void>;
   /** `ended`, plus the session's webhook posts finished or abandoned (5 s at most). */
   readonly settled: Promise<void>;
 
-  /** Every inbound frame of the call passes here: a Relay, not a Subject (see src/util/relay.ts). */
-  private readonly mailbox = new Relay<Frame>();
   private readonly eventsOut = new Subject<SessionEvent>();
   private readonly outboundOut = new Subject<OutboundFrame>();
-  private pending: Frame[] | null = [];
-  private stopped = false;
   private readonly webhook: WebhookSink | null;
   private resolveEnded!: () => void;
 
