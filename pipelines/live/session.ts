@@ -21,7 +21,6 @@ import { collectDtmf } from '../../operators/dtmf.js';
 import { meter, MINUTE_MS } from '../../operators/meter.js';
 import { timeLimit } from '../../operators/time-limit.js';
 import { routeFrames } from '../../operators/route-frames.js';
-import { untilEnd } from '../../operators/until-end.js';
 import type { PipelineContext } from '../types.js';
 import type { ReportError } from './audio.js';
 import { endSession } from './ending.js';
@@ -92,7 +91,6 @@ export function liveSession(
     );
 
     const live$ = ctx.frames$.pipe(
-      untilEnd(triggers$),
       routeFrames((lanes) => {
         const dtmf$ = lanes.dtmf$.pipe(
           collectDtmf(),
@@ -119,7 +117,7 @@ export function liveSession(
           ),
         );
         return merge(dtmf$, spoken$);
-      }),
+      }, triggers$),
       tap({ complete: () => errors.complete() }),
     );
 

@@ -7,7 +7,7 @@ import { Subscriber } from 'rxjs';
  * Subscribing with an observer object costs each frame two extra calls (RxJS wraps the object in a
  * SafeSubscriber around a ConsumerObserver) and a megamorphic property load, since every observer
  * literal in the program has its own shape; handed a Subscriber, an Observable calls it directly. A
- * frame crosses four such steps between the socket and the recogniser: written this way they cost about
+ * frame crosses several such steps between the socket and the recogniser: written this way they cost about
  * half of what they did (bench/graph.ts, bench/RESULTS.md). Only hot paths use this; everything else
  * subscribes with plain observers.
  *

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { Subject, of } from 'rxjs';
+import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import type { Frame } from '../../../src/domain/frames.js';
 import { meter } from '../../../operators/meter.js';
 import { startTimeout, StartTimeoutError } from '../../../operators/start-timeout.js';
 import { timeLimit, FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../operators/time-limit.js';
-import { untilEnd } from '../../../operators/until-end.js';
 
 const scheduler = () =>
   new TestScheduler((a, b) => {
@@ -87,61 +85,6 @@ describe('time limit', () => {
     ts.run(({ expectObservable }) => {
       expectObservable(timeLimit(FILTER_TIME_LIMIT_MS, ts)).toBe('60m (t|)', { t: 'time_limit' });
       expectObservable(timeLimit(HONEYPOT_TIME_LIMIT_MS, ts)).toBe('15m (t|)', { t: 'time_limit' });
-    });
-  });
-});
-
-describe('untilEnd operator', () => {
-  const text: Frame = { kind: 'text', track: 'inbound', text: 'hi', final: true, endOfTurn: false };
-
-  it('passes frames up to and including the client stop', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const frames$ = cold<Frame>('a-a-s-a', { a: text, s: { kind: 'stop', reason: 'stop' } });
-      expectObservable(frames$.pipe(untilEnd(cold('-')))).toBe('a-a-(s|)', {
-        a: text,
-        s: { kind: 'stop', reason: 'stop' },
-      });
-    });
-  });
-
-  it('ends with the trigger reason when credits or the time limit come first', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const frames$ = cold<Frame>('a-a-a-a', { a: text });
-      expectObservable(frames$.pipe(untilEnd(cold('---c', { c: 'time_limit' as const })))).toBe('a-a(s|)', {
-        a: text,
-        s: { kind: 'stop', reason: 'time_limit' },
-      });
-    });
-  });
-
-  it('lets go of the frames and the triggers once it has ended', () => {
-    scheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
-      const frames$ = hot<Frame>('-a-a-a-a-a', { a: text });
-      const triggers$ = cold('----c', { c: 'credits' as const });
-      expectObservable(frames$.pipe(untilEnd(triggers$))).toBe('-a-a(s|)', {
-        a: text,
-        s: { kind: 'stop', reason: 'credits' },
-      });
-      expectSubscriptions(frames$.subscriptions).toBe('^---!');
-      expectSubscriptions(triggers$.subscriptions).toBe('^---!');
-    });
-  });
-
-  it('ends at once, and only once, on triggers that fire as it is subscribed', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const triggers$ = of('shutdown' as const, 'time_limit' as const);
-      expectObservable(cold<Frame>('a|', { a: text }).pipe(untilEnd(triggers$))).toBe('(s|)', {
-        s: { kind: 'stop', reason: 'shutdown' },
-      });
-    });
-  });
-
-  it('treats the inbound stream ending without a stop as the socket closing', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<Frame>('a|', { a: text }).pipe(untilEnd(new Subject()))).toBe('a(s|)', {
-        a: text,
-        s: { kind: 'stop', reason: 'closed' },
-      });
     });
   });
 });
