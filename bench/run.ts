@@ -2,7 +2,8 @@
  * Performance benchmarks. `npm run bench` runs them all; `npm run bench -- latency capacity` some.
  *
  *   --short         smoke mode for CI (few sessions, seconds per step)
- *   --sessions N    sessions for latency (default 200) and soak (default 200)
+ *   --sessions N    sessions for latency (default 200) and soak (default 200); for capacity, one step of N
+ *                   (no ramp) and the CPU ratio at N
  *   --seconds S     hold / run time override
  *   --no-write      print only (by default each run is also appended to bench/RESULTS.md)
  *

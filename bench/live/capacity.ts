@@ -73,7 +73,12 @@ async function cpuWindow(server: ServerProc, client: ClientProc, sessions: numbe
 }
 
 export async function capacity(o: Opts): Promise<string> {
-  const steps = o.short ? [50, 100] : [100, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000];
+  // `--sessions N`: one step of N, then the ratio at N (a quick paired check of a change, without the ramp).
+  const steps = o.sessions
+    ? [o.sessions]
+    : o.short
+      ? [50, 100]
+      : [100, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000];
   const holdS = o.seconds ?? (o.short ? 4 : 60);
   // No settling after a step's sessions open: their rules verdicts come in their first seconds (the
   // scripted call escalates within a few lines), and a step must hold through its own ramp anyway.
