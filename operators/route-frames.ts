@@ -85,21 +85,17 @@ class RouteSubscriber<R> extends FrameSubscriber<Frame, R> {
 
   protected override _next(f: Frame): void {
     if (this.ended) return;
+    if (f.kind === 'stop') return this.stop(f.reason);
+    this.all?.next(f);
     switch (f.kind) {
       case 'audio':
-        this.all?.next(f);
         (f.track === 'outbound' ? this.outbound : this.inbound).next(f);
         break;
       case 'text':
-        this.all?.next(f);
         this.text.next(f);
         break;
       case 'dtmf':
-        this.all?.next(f);
         this.dtmf.next(f);
-        break;
-      case 'stop':
-        this.stop(f.reason);
         break;
     }
   }

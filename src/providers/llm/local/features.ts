@@ -78,9 +78,11 @@ export function featurise(text: string, space: FeatureSpace): Featurised {
   return { vector: vectorOf(ngramBuckets(words, (1 << space.hashBits) - 1), hits, space), hits, lower };
 }
 
-/** The vector of a call's sorted, distinct n-gram buckets and its cue hits: the buckets, then the cues present. */
-export function vectorOf(buckets: number[], hits: readonly CueHit[], space: FeatureSpace): SparseVector {
-  const index = buckets;
+/**
+ * The vector of a call's sorted, distinct n-gram buckets and its cue hits: the buckets, then the cues
+ * present. `index` (the buckets) becomes the vector's own index and is extended in place.
+ */
+export function vectorOf(index: number[], hits: readonly CueHit[], space: FeatureSpace): SparseVector {
   // Mean, not L2, normalisation: with L2 the words' share of the margin grows with the square root
   // of the length, and a long honest conversation drifts toward whatever words lean scam.
   const norm = index.length ? 1 / index.length : 0;
