@@ -54,6 +54,7 @@ let ended = 0;
 let failed = 0;
 let unexpected = 0;
 let framesSent = 0;
+/** While set, calls on `url` that end are replaced at once, each new one living `minMs`..`maxMs`. */
 let churn: { url: string; key: string; live: number; minMs: number; maxMs: number } | null = null;
 const reply = (r: ClientReply): void => void process.send!(r);
 const record = (h: ReturnType<typeof createHistogram>, msElapsed: number): void =>
@@ -172,7 +173,26 @@ function topUp(): void {
 
 const on = (url: string): Session[] => [...live].filter((s) => s.url === url);
 
-async function openUpTo(url: string, key: string, total: number, rate: number, paused = false): Promise<ClientReply> {
+/**
+ * What is left of a call already in progress, for calls living `minMs`..`maxMs` (uniform): a remaining life
+ * r has density ∝ P(life > r). Calls opened with it end at the steady rate from the first second, not in a
+ * clump one lifetime after they all opened.
+ */
+function remainingLife(minMs: number, maxMs: number): number {
+  for (;;) {
+    const r = Math.random() * maxMs;
+    if (Math.random() * (maxMs - minMs) <= maxMs - r) return r;
+  }
+}
+
+async function openUpTo(
+  url: string,
+  key: string,
+  total: number,
+  rate: number,
+  paused = false,
+  life?: { minMs: number; maxMs: number },
+): Promise<ClientReply> {
   const t0 = performance.now();
   const before = failed;
   let n = 0;
@@ -181,7 +201,8 @@ async function openUpTo(url: string, key: string, total: number, rate: number, p
   while (n < target) {
     const due = Math.floor(((performance.now() - t0) / 1000) * rate) + 1;
     while (n < target && n < due && inflight.size < 50) {
-      const p: Promise<boolean> = openSession(url, key, Infinity, paused).finally(() => inflight.delete(p));
+      const lifeMs = life ? remainingLife(life.minMs, life.maxMs) : Infinity;
+      const p: Promise<boolean> = openSession(url, key, lifeMs, paused).finally(() => inflight.delete(p));
       inflight.add(p);
       n++;
     }
@@ -195,7 +216,7 @@ process.on('message', (msg: ClientRequest) => {
   void (async () => {
     switch (msg.cmd) {
       case 'open':
-        return reply(await openUpTo(msg.url, msg.key, msg.total, msg.rate, msg.paused));
+        return reply(await openUpTo(msg.url, msg.key, msg.total, msg.rate, msg.paused, msg.life));
       case 'stream': {
         const sessions = on(msg.url);
         const now = performance.now();
@@ -214,6 +235,10 @@ process.on('message', (msg: ClientRequest) => {
       case 'churn':
         churn = msg;
         return reply({ cmd: 'churn' });
+      case 'freeze':
+        churn = null;
+        for (const s of live) s.expiresAt = Infinity;
+        return reply({ cmd: 'freeze' });
       case 'mark':
         lineNs.reset();
         verdictNs.reset();
@@ -226,6 +251,7 @@ process.on('message', (msg: ClientRequest) => {
         return reply({
           cmd: 'sample',
           live: live.size,
+          opening,
           opened,
           ended,
           failed,

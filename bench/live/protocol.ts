@@ -25,15 +25,26 @@ export type ServerReply =
 export type ClientRequest =
   /**
    * Opens sessions until `total` are live on `url`, at most `rate` new ones a second; `paused` ones connect
-   * and start but send no audio until resumed.
+   * and start but send no audio until resumed. With `life`, each is a call in progress (see `remainingLife`)
+   * that stops when its time is up; otherwise it lives until stopped.
    */
-  | { cmd: 'open'; url: string; key: string; total: number; rate: number; paused?: boolean }
+  | {
+      cmd: 'open';
+      url: string;
+      key: string;
+      total: number;
+      rate: number;
+      paused?: boolean;
+      life?: { minMs: number; maxMs: number };
+    }
   /** Pauses or resumes the audio of every session on `url` (a resumed one starts again from now). */
   | { cmd: 'stream'; url: string; on: boolean }
   /** Stops the youngest sessions on `url` until `total` are left. */
   | { cmd: 'trim'; url: string; total: number }
-  /** Keeps `live` sessions, each living `minMs`..`maxMs` then stopping, replaced at once (soak). */
+  /** Keeps `live` sessions, each living `minMs`..`maxMs` then stopping, replaced at once (soak, capacity). */
   | { cmd: 'churn'; url: string; key: string; live: number; minMs: number; maxMs: number }
+  /** Stops replacing sessions and lets every live one run on until stopped. */
+  | { cmd: 'freeze' }
   | { cmd: 'mark' }
   | { cmd: 'sample' }
   /** Stops every session (a stop message), waits for the sockets to close. */
@@ -45,10 +56,13 @@ export type ClientReply =
   | { cmd: 'stream'; sessions: number }
   | { cmd: 'trim'; live: number }
   | { cmd: 'churn' }
+  | { cmd: 'freeze' }
   | { cmd: 'mark' }
   | {
       cmd: 'sample';
       live: number;
+      /** Sessions being opened (replacements, while churning). */
+      opening: number;
       opened: number;
       ended: number;
       failed: number;
