@@ -9,6 +9,7 @@
  *
  * Benchmarks: latency, capacity, scan, memory.
  */
+import { hostReference } from './lib/host-speed.js';
 import { machine, appendRun } from './lib/report.js';
 
 export interface Opts {
@@ -53,13 +54,19 @@ const head = [
 ].join('\n');
 console.log(head);
 const sections: string[] = [];
+hostReference(); // compiled and warm before the first reading
 for (const name of names) {
   const t0 = performance.now();
+  const before = hostReference();
   console.error(`[bench] ${name} …`);
   const md = await BENCHMARKS[name](opts);
+  const after = hostReference();
   console.error(`[bench] ${name} done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  console.log(`\n${md}`);
-  sections.push(md);
+  const speed =
+    `Host speed (\`bench/lib/host-speed.ts\`: the rules scoring fixture calls on one idle thread): ` +
+    `${Math.round(before)} calls/s before, ${Math.round(after)} after.`;
+  console.log(`\n${md}\n\n${speed}`);
+  sections.push(`${md}\n\n${speed}`);
 }
 if (write) appendRun([head, ...sections].join('\n\n'));
 process.exit(0);

@@ -84,6 +84,20 @@ export async function startClient(): Promise<ClientProc> {
 export const WARM_UP_S = 10;
 
 /**
+ * How long a call of the live benchmarks lives (uniform); it is replaced when it ends. A node of 1,000 calls
+ * then starts about eight a second, as a node in service does. (Opening a benchmark's calls is far faster,
+ * and is not what it is judged on: see `SETTLE_S`.)
+ */
+export const CALL_LIFE = { minMs: 60_000, maxMs: 180_000 };
+export const SHORT_CALL_LIFE = { minMs: 3_000, maxMs: 9_000 };
+/**
+ * From the last of a burst of new calls opening to the measured window: the scripted call has its rules
+ * verdicts by its third line (6 s), so the burst's verdicts are over and the window sees the steady ones of
+ * the calls that replace ended calls.
+ */
+export const SETTLE_S = 8;
+
+/**
  * Runs a short call load against a fresh node and ends it, so what is measured next is a warm node (as a
  * node is after its first minute of service), not the JIT compiling each path for its first calls. The
  * scripted calls escalate to `scam` in their first lines, so every verdict path runs during the warm-up.

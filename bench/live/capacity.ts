@@ -10,6 +10,9 @@ import os from 'node:os';
 import { median, ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
 import {
+  CALL_LIFE,
+  SETTLE_S,
+  SHORT_CALL_LIFE,
   sleep,
   spreadRate,
   startClient,
@@ -24,19 +27,6 @@ import type { Opts } from '../run.js';
 
 const MAX_VERDICT_P99_MS = 50;
 const MAX_LOOP_P99_MS = 20;
-
-/**
- * How long a call lives (uniform). A node of 1,000 calls then starts about eight a second: the load of a
- * node in service. (A step's own ramp opens its new calls far faster, and is not what it is judged on.)
- */
-const CALL_LIFE = { minMs: 60_000, maxMs: 180_000 };
-const SHORT_CALL_LIFE = { minMs: 3_000, maxMs: 9_000 };
-/**
- * From a step's last new call opening to its hold: the scripted call has its rules verdicts by its third
- * line (6 s), so the ramp's burst of them is over and the hold sees the steady ones of the calls that replace
- * ended calls.
- */
-const SETTLE_S = 8;
 
 interface Step {
   sessions: number;
