@@ -118,6 +118,8 @@ function openSession(url: string, key: string, lifeMs = Infinity, paused = false
       if (live.delete(s)) {
         if (s.stopping) ended++;
         else unexpected++;
+        // At once, not at the next tick: a sample between the two would count one call short.
+        topUp();
       }
     });
   });

@@ -17,12 +17,19 @@ export async function soak(o: Opts): Promise<string> {
   try {
     const base = await server.ask({ cmd: 'gc' });
     await client.ask({ cmd: 'churn', url, key, live: liveN, ...life });
-    const samples: Array<{ t: number; heap: number; rss: number; live: number; ended: number }> = [];
+    const samples: Array<{ t: number; heap: number; rss: number; external: number; live: number; ended: number }> = [];
     const t0 = performance.now();
     while (performance.now() - t0 < totalS * 1000) {
       await sleep(everyS * 1000);
       const [m, c] = await Promise.all([server.ask({ cmd: 'gc' }), client.ask({ cmd: 'sample' })]);
-      samples.push({ t: (performance.now() - t0) / 1000, heap: m.heapUsed, rss: m.rss, live: c.live, ended: c.ended });
+      samples.push({
+        t: (performance.now() - t0) / 1000,
+        heap: m.heapUsed,
+        rss: m.rss,
+        external: m.external,
+        live: c.live,
+        ended: c.ended,
+      });
     }
     const c = await client.ask({ cmd: 'sample' });
     await client.ask({ cmd: 'closeAll' });
@@ -49,8 +56,8 @@ export async function soak(o: Opts): Promise<string> {
       `Sessions opened ${c.opened}, ended cleanly ${c.ended}, failed to open ${c.failed}, ended unexpectedly ${c.unexpectedCloses}.`,
       '',
       table(
-        ['t (s)', 'live', 'heap after GC (MB)', 'RSS (MB)'],
-        samples.map((s) => [s.t.toFixed(0), s.live, mb(s.heap), mb(s.rss)]),
+        ['t (s)', 'live', 'heap after GC (MB)', 'external + array buffers (MB)', 'RSS (MB)'],
+        samples.map((s) => [s.t.toFixed(0), s.live, mb(s.heap), mb(s.external), mb(s.rss)]),
       ),
       '',
       `Heap after GC: ${mb(base.heapUsed)} MB idle before, ${mb(after.heapUsed)} MB after every session closed; ` +
