@@ -84,18 +84,38 @@ export async function startClient(): Promise<ClientProc> {
 export const WARM_UP_S = 10;
 
 /**
- * How long a call of the live benchmarks lives (uniform); it is replaced when it ends. A node of 1,000 calls
- * then starts about eight a second, as a node in service does. (Opening a benchmark's calls is far faster,
- * and is not what it is judged on: see `SETTLE_S`.)
+ * How the live benchmarks' calls come and go. `life`: how long a call lives (uniform); it is replaced when it
+ * ends, so a node of 1,000 calls starts about eight a second, as a node in service does. `settleS`: from the
+ * last of a burst of new calls opening to the measured window: the scripted call has its rules verdicts by
+ * its third line (6 s), so the burst's verdicts are over and the window sees the steady ones of the calls
+ * that replace ended calls. (Opening a benchmark's calls is far faster, and is not what it is judged on.)
  */
-export const CALL_LIFE = { minMs: 60_000, maxMs: 180_000 };
-export const SHORT_CALL_LIFE = { minMs: 3_000, maxMs: 9_000 };
+export interface CallLoad {
+  life: { minMs: number; maxMs: number };
+  settleS: number;
+}
+
+export const callLoad = (short: boolean): CallLoad =>
+  short
+    ? { life: { minMs: 3_000, maxMs: 9_000 }, settleS: 2 }
+    : { life: { minMs: 60_000, maxMs: 180_000 }, settleS: 8 };
+
 /**
- * From the last of a burst of new calls opening to the measured window: the scripted call has its rules
- * verdicts by its third line (6 s), so the burst's verdicts are over and the window sees the steady ones of
- * the calls that replace ended calls.
+ * Opens calls on `url` until `total` are live (`fresh` of them new, spread over a few seconds), each a call in
+ * progress that is replaced when it ends.
  */
-export const SETTLE_S = 8;
+export async function openCalls(
+  client: ClientProc,
+  target: { url: string; key: string },
+  total: number,
+  fresh: number,
+  load: CallLoad,
+): Promise<Extract<ClientReply, { cmd: 'open' }>> {
+  const { url, key } = target;
+  const opened = await client.ask({ cmd: 'open', url, key, total, rate: spreadRate(fresh), life: load.life });
+  await client.ask({ cmd: 'churn', url, key, live: total, ...load.life });
+  return opened;
+}
 
 /**
  * Runs a short call load against a fresh node and ends it, so what is measured next is a warm node (as a

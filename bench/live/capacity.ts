@@ -10,9 +10,8 @@ import os from 'node:os';
 import { median, ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
 import {
-  CALL_LIFE,
-  SETTLE_S,
-  SHORT_CALL_LIFE,
+  callLoad,
+  openCalls,
   sleep,
   spreadRate,
   startClient,
@@ -87,8 +86,8 @@ export async function capacity(o: Opts): Promise<string> {
       ? [50, 100]
       : [100, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000];
   const holdS = o.seconds ?? (o.short ? 4 : 60);
-  const settleS = o.short ? 2 : SETTLE_S;
-  const life = o.short ? SHORT_CALL_LIFE : CALL_LIFE;
+  const load = callLoad(o.short);
+  const { life, settleS } = load;
   const results: Step[] = [];
   const pairs: Pair[] = [];
   const { server, url, key } = await startServer('node');
@@ -97,15 +96,7 @@ export async function capacity(o: Opts): Promise<string> {
   try {
     await warmUp(client, url, key, o.short ? 0 : WARM_UP_S);
     for (const n of steps) {
-      const opened = await client.ask({
-        cmd: 'open',
-        url,
-        key,
-        total: n,
-        rate: spreadRate(n - (results.at(-1)?.sessions ?? 0)),
-        life,
-      });
-      await client.ask({ cmd: 'churn', url, key, live: n, ...life });
+      const opened = await openCalls(client, { url, key }, n, n - (results.at(-1)?.sessions ?? 0), load);
       const { s, c } = await measure(server, client, holdS, settleS);
       const step: Step = {
         // Replacements being opened count: a call ending and its successor connecting is one line of a node.

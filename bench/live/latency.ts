@@ -7,18 +7,7 @@
 import { kb, ms } from '../lib/stats.js';
 import { table } from '../lib/report.js';
 import os from 'node:os';
-import {
-  CALL_LIFE,
-  SETTLE_S,
-  SHORT_CALL_LIFE,
-  sleep,
-  spreadRate,
-  startClient,
-  startServer,
-  stopServer,
-  warmUp,
-  WARM_UP_S,
-} from '../lib/procs.js';
+import { callLoad, openCalls, sleep, startClient, startServer, stopServer, warmUp, WARM_UP_S } from '../lib/procs.js';
 import type { Opts } from '../run.js';
 import { HANDOFF_SAMPLE_EVERY } from './protocol.js';
 
@@ -26,18 +15,17 @@ export async function latency(o: Opts): Promise<string> {
   const sessions = o.sessions ?? (o.short ? 50 : 200);
   // Two minutes: at 200 calls, about 200 start in the window, each with two rules verdicts.
   const holdS = o.seconds ?? (o.short ? 6 : 120);
-  const life = o.short ? SHORT_CALL_LIFE : CALL_LIFE;
+  const load = callLoad(o.short);
+  const { life, settleS } = load;
   const { server, url, key } = await startServer('node');
   const client = await startClient();
   try {
     await warmUp(client, url, key, o.short ? 0 : WARM_UP_S);
     const base = await server.ask({ cmd: 'gc' });
-    const rate = spreadRate(sessions);
-    const opened = await client.ask({ cmd: 'open', url, key, total: sessions, rate, life });
-    await client.ask({ cmd: 'churn', url, key, live: sessions, ...life });
+    const opened = await openCalls(client, { url, key }, sessions, sessions, load);
     // Not from the opening burst: a scripted call's rules verdicts come in its first seconds (it escalates to
     // `scam` within a few lines), so those would all fall in the seconds when every call is starting at once.
-    await sleep((o.short ? 2 : SETTLE_S) * 1000);
+    await sleep(settleS * 1000);
     const [, , before] = await Promise.all([
       server.ask({ cmd: 'mark' }),
       client.ask({ cmd: 'mark' }),
@@ -99,7 +87,7 @@ export async function latency(o: Opts): Promise<string> {
       `#### Frame latency: ${live} concurrent filter sessions (${opened.failed} failed to open), ${s.seconds.toFixed(0)} s measured`,
       '',
       `Each call lives ${life.minMs / 1000}–${life.maxMs / 1000} s and is replaced when it ends (${c.opened - before.opened} ` +
-        `started in the window); measured from ${o.short ? 2 : SETTLE_S} s after the first ${sessions} opened.`,
+        `started in the window); measured from ${settleS} s after the first ${sessions} opened.`,
       '',
       table(['measure (ms)', 'samples', 'p50', 'p99', 'max'], rows),
       '',
