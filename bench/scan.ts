@@ -2,33 +2,19 @@
  * Scan throughput: POST /voice/scan of transcripts (rules plus the embedded model) over keep-alive HTTP
  * at concurrency 1 and 32, the in-process scoring rate, and the audio scan's real-time factor.
  */
-import fs from 'node:fs';
 import autocannon from 'autocannon';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { createModelProvider } from '../src/providers/llm/index.js';
 import { finalAnalysis } from '../pipelines/final-analysis.js';
 import { callerText, parseTranscript } from '../src/rules/index.js';
 import { espeakAvailable, synthesise, SCAM_SENTENCE } from '../test/fixtures/audio/speech.js';
+import { fixtureTranscripts } from './lib/fixtures.js';
 import { median, ms } from './lib/stats.js';
 import { table } from './lib/report.js';
 import { startServer, stopServer } from './lib/procs.js';
 import type { Opts } from './run.js';
-
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function transcripts(): string[] {
-  const out: string[] = [];
-  for (const f of ['test/fixtures/scam-calls.jsonl', 'test/fixtures/hard-negatives.jsonl']) {
-    for (const line of fs.readFileSync(path.join(root, f), 'utf8').split('\n')) {
-      if (line.trim()) out.push((JSON.parse(line) as { transcript: string }).transcript);
-    }
-  }
-  return out;
-}
 
 function post(agent: http.Agent, base: URL, key: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,7 +66,7 @@ const SCAN_WARM_UP_S = 5;
 
 export async function scan(o: Opts): Promise<string> {
   const seconds = o.seconds ?? (o.short ? 3 : 20);
-  const texts = transcripts();
+  const texts = fixtureTranscripts('scam-calls.jsonl', 'hard-negatives.jsonl');
   const bodies = texts.map((t) => JSON.stringify({ transcript: t }));
   const out: string[] = [];
 
