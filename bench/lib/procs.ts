@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../src/node-flags.js';
 import { REPLAY_EVERY_MS } from '../../src/providers/stt/replay.js';
 import type { ClientReply, ClientRequest, ServerReply, ServerRequest } from '../live/protocol.js';
 
@@ -27,6 +28,9 @@ export class Proc<Req extends { cmd: string }, Rep extends { cmd: string }> {
         '--import',
         'tsx',
         '--expose-gc',
+        // The flags a node runs with in service; the load client and the bare server run with them too, so
+        // the three processes differ in their work, not their runtime.
+        ...NODE_FLAGS,
         // BENCH_NODE_FLAGS="--trace-gc …": further V8/Node flags for each benchmark process (diagnosis).
         ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),

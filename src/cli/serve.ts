@@ -1,5 +1,6 @@
 import { ensureDevKey, DEV_KEY_FILE } from '../boot.js';
 import { createLogger } from '../log.js';
+import { missingNodeFlags } from '../node-flags.js';
 import { startNode } from '../node.js';
 import { configOrReport } from './config-arg.js';
 
@@ -13,6 +14,12 @@ export async function run(argv: string[]): Promise<number> {
   if (!config) return 2;
   const log = createLogger(config.logLevel);
   const node = await startNode(config, log);
+  const missing = missingNodeFlags();
+  if (missing.length > 0)
+    log.info(
+      { missing },
+      'started without the node flags that npm start and the image pass: longer latency tails under load',
+    );
 
   const shown = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = config.publicUrl ?? `http://${shown}:${node.port}`;

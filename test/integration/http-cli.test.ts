@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { NODE_FLAGS } from '../../src/node-flags.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(ROOT, 'bin', 'voice.js');
@@ -38,9 +39,13 @@ interface Served {
   stop(): Promise<number | null>;
 }
 
-/** Runs `voice serve` and waits for the address it prints. */
-function serve(dataDir: string): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: baseEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs `voice serve` and waits for the address it prints: `node bin/voice.js serve`, or with `asBin` the
+ * bin itself, as `npx voice serve` runs it (its `#!` line chooses the node and its flags).
+ */
+function serve(dataDir: string, asBin = false): Promise<Served> {
+  const [cmd, args] = asBin ? [BIN, ['serve']] : [process.execPath, [BIN, 'serve']];
+  const child = spawn(cmd, args, { env: baseEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -151,6 +156,22 @@ describe('integration/http: the voice command', function () {
     const listed = voice(dir, ['keys', 'list']);
     expect(listed.stdout.trim().split('\n')).to.have.length(2); // header + the one dev key
     expect(listed.stdout).to.include('\tdev\t100000\t');
+  });
+
+  it('runs with the node flags as the voice bin, and says so in the log when started without them', async () => {
+    const flagged = await serve(dir, true);
+    expect(await flagged.stop()).to.equal(0);
+    expect(flagged.stdout()).to.include('"msg":"stopped"');
+    expect(flagged.stdout()).not.to.include('without the node flags');
+
+    const bare = await serve(dir);
+    expect(await bare.stop()).to.equal(0);
+    const line = bare
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('without the node flags'));
+    expect(line, bare.stdout()).to.not.equal(undefined);
+    expect(JSON.parse(line!).missing).to.deep.equal(NODE_FLAGS);
   });
 
   it('refuses bad configuration naming the variable', () => {
