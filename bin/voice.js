@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env node
 // The `voice` command: runs the compiled CLI when dist is current, otherwise the TypeScript sources.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 /*
- * The V8 flags a node runs with. `npm start`, the image and the `voice` bin pass them, and the benchmarks
- * start their processes with them; a test keeps those places in step with this list.
+ * The V8 flags a node runs with. `npm start` and the image pass them (a test keeps both in step with this
+ * list), `voice serve` logs when started without them, and the benchmarks start their processes with them.
+ * The `voice` bin keeps a plain `#!/usr/bin/env node`: `env -S` is missing from some systems' env.
  *
  * --max-semi-space-size=4 (MB; V8's default on 64-bit is 16). A live node allocates megabytes a second of
  * objects that die within a frame or two (socket frames, decoded audio, events). With the default young
