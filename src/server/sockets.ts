@@ -27,6 +27,7 @@ import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
 import type { Mount, NodeContext } from './mounts.js';
 import { findPersona } from '../honeypot/personas.js';
+import { TurnQueue } from '../util/turn-queue.js';
 
 /**
  * Close codes of a socket that ends without events (spec: "socket closed with no events").
@@ -90,6 +91,8 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
     ...(opts.webhookTls ? { webhookTls: opts.webhookTls } : {}),
   });
   const sockets = new Set<Conn>();
+  // Graphs are built one per turn of the loop: a burst of starts must not stall the calls already live.
+  const starts = new TurnQueue((err) => services.log.error({ err }, 'building a live session failed'));
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
@@ -103,7 +106,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
           open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler);
           sockets.add(ws.getUserData());
         },
-        message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services),
+        message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services, starts),
         drain: (ws) => ws.getUserData().sink?.drain(),
         close: (ws) => {
           sockets.delete(ws.getUserData());
@@ -254,6 +257,7 @@ function onMessage(
   isBinary: boolean,
   supervisor: Supervisor,
   services: Services,
+  starts: TurnQueue,
 ): void {
   if (frameProbe.enabled) frameProbe.arrived();
   const conn = ws.getUserData();
@@ -270,7 +274,7 @@ function onMessage(
       const info = d.info;
       const authorized = conn.key ? Promise.resolve(true) : authorizeStart(conn, serializer, info, services);
       authorized
-        .then((ok) => (ok ? begin(conn, serializer, info, supervisor, services) : undefined))
+        .then((ok) => (ok ? begin(conn, serializer, info, supervisor, services, starts) : undefined))
         .catch((err: unknown) => {
           services.log.error({ err }, 'starting a live session failed');
           refuse(conn, 'internal error', CLOSE_INTERNAL);
@@ -332,6 +336,7 @@ async function begin(
   info: StartInfo,
   supervisor: Supervisor,
   services: Services,
+  starts: TurnQueue,
 ): Promise<void> {
   conn.phase = 'starting';
   conn.started$.next();
@@ -381,11 +386,12 @@ async function begin(
     });
   }
   conn.phase = 'live';
-  session.run();
+  // Until its graph runs (on a later turn of the loop), the session keeps these and later frames in order.
   for (const f of conn.early) session.push(f);
   conn.early = [];
   // The socket closed while the first minute was charged: the session ends at once, properly.
   if (conn.closed && conn.phase === 'live') session.end('closed');
+  starts.push(() => session.run());
 }
 
 function onClose(ws: WebSocket<Conn>): void {
