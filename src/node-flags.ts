@@ -8,7 +8,8 @@
  * generation, V8 starts incremental marking whenever the old generation's headroom is under the young
  * generation's capacity, and a node's old generation sits there: at 200 calls it marked without pause, a
  * full collection every 2–3 s, its pauses and marking steps of 5–30 ms landing on verdicts. With 4 MB
- * semi-spaces it scavenges more often (about 1.5 ms each) and, in steady state, never marks at all.
+ * semi-spaces it scavenges more often (about 1.5 ms each) and rarely marks: 8 full collections in a traced
+ * 146 s run against 52 (bench/RESULTS.md, the notes of 23:17).
  */
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
