@@ -27,7 +27,6 @@ import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
 import type { Mount, NodeContext } from './mounts.js';
 import { findPersona } from '../honeypot/personas.js';
-import { TurnQueue } from '../util/turn-queue.js';
 
 /**
  * Close codes of a socket that ends without events (spec: "socket closed with no events").
@@ -91,8 +90,6 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
     ...(opts.webhookTls ? { webhookTls: opts.webhookTls } : {}),
   });
   const sockets = new Set<Conn>();
-  // Graphs are built one per turn of the loop: a burst of starts must not stall the calls already live.
-  const starts = new TurnQueue((err) => services.log.error({ err }, 'building a live session failed'));
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
@@ -106,7 +103,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
           open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler);
           sockets.add(ws.getUserData());
         },
-        message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services, starts),
+        message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services),
         drain: (ws) => ws.getUserData().sink?.drain(),
         close: (ws) => {
           sockets.delete(ws.getUserData());
@@ -257,7 +254,6 @@ function onMessage(
   isBinary: boolean,
   supervisor: Supervisor,
   services: Services,
-  starts: TurnQueue,
 ): void {
   if (frameProbe.enabled) frameProbe.arrived();
   const conn = ws.getUserData();
@@ -274,7 +270,7 @@ function onMessage(
       const info = d.info;
       const authorized = conn.key ? Promise.resolve(true) : authorizeStart(conn, serializer, info, services);
       authorized
-        .then((ok) => (ok ? begin(conn, serializer, info, supervisor, services, starts) : undefined))
+        .then((ok) => (ok ? begin(conn, serializer, info, supervisor, services) : undefined))
         .catch((err: unknown) => {
           services.log.error({ err }, 'starting a live session failed');
           refuse(conn, 'internal error', CLOSE_INTERNAL);
@@ -336,7 +332,6 @@ async function begin(
   info: StartInfo,
   supervisor: Supervisor,
   services: Services,
-  starts: TurnQueue,
 ): Promise<void> {
   conn.phase = 'starting';
   conn.started$.next();
@@ -391,7 +386,7 @@ async function begin(
   conn.early = [];
   // The socket closed while the first minute was charged: the session ends at once, properly.
   if (conn.closed && conn.phase === 'live') session.end('closed');
-  starts.push(() => session.run());
+  supervisor.start(session);
 }
 
 function onClose(ws: WebSocket<Conn>): void {

@@ -8,6 +8,7 @@ import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
 import { SessionActor } from './actor.js';
 import type { Reservation, SessionSpec } from './types.js';
+import { TurnQueue } from '../util/turn-queue.js';
 import { uuidv7 } from '../util/uuid7.js';
 
 export class InsufficientCreditsError extends Error {
@@ -44,6 +45,8 @@ export class Supervisor {
   private draining = false;
   private readonly live = new Set<SessionActor>();
   private readonly openedOut = new Subject<SessionActor>();
+  // Graphs are built one per turn of the loop: a burst of starts must not stall the calls already live.
+  private readonly starts = new TurnQueue((err) => this.services.log.error({ err }, 'building a live session failed'));
   /**
    * Every session as it opens, before its graph runs, so a subscriber to its `events$` sees them all
    * (the operator console's tap). Observers must not throw or block.
@@ -127,6 +130,14 @@ export class Supervisor {
     });
     if (this.draining) actor.end('shutdown');
     return actor;
+  }
+
+  /**
+   * Runs an opened actor's graph on a later turn of the loop, one start a turn (a group commit resolves many
+   * opens at once). Until then the actor keeps the frames pushed to it, in order. Subscribe to its outputs first.
+   */
+  start(actor: SessionActor): void {
+    this.starts.push(() => actor.run());
   }
 
   /**

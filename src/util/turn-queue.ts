@@ -5,8 +5,7 @@
  * the calls already live run between two of them.
  */
 export class TurnQueue {
-  private jobs: Array<() => void> = [];
-  private next = 0;
+  private readonly jobs: Array<() => void> = [];
   private scheduled = false;
 
   /** `onError`: where a job's exception goes (it never stops the queue or reaches the loop). */
@@ -21,24 +20,16 @@ export class TurnQueue {
   }
 
   get size(): number {
-    return this.jobs.length - this.next;
+    return this.jobs.length;
   }
 
   private readonly runOne = (): void => {
-    const job = this.jobs[this.next]!;
-    this.jobs[this.next++] = noop; // let the finished job's closure go
-    if (this.next === this.jobs.length) {
-      this.jobs = [];
-      this.next = 0;
-    }
     try {
-      job();
+      this.jobs.shift()!();
     } catch (err) {
       this.onError(err);
     }
-    if (this.size > 0) setImmediate(this.runOne);
+    if (this.jobs.length > 0) setImmediate(this.runOne);
     else this.scheduled = false;
   };
 }
-
-const noop = (): void => undefined;

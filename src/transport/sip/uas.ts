@@ -327,7 +327,7 @@ export class SipServer {
           body: Buffer.from(sdp),
         }),
       );
-      session.run();
+      this.supervisor.start(session);
       return null;
     } catch (err) {
       rtp?.close();
