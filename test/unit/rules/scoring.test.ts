@@ -91,6 +91,10 @@ describe('rules: categories and the spec disambiguations', () => {
       'Microsoft technical support here, your computer is infected with a virus. Download TeamViewer so I can fix it.',
       'Computer & Technical Support',
     ],
+    [
+      'You have been qualified to drop down your interest rate below 6% on your credit card. Press 1 to speak with a live operator.',
+      'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)',
+    ],
     ['Your power will be disconnected within 30 minutes due to a past due balance. Press 1 to pay now.', 'Utility'],
     [
       "We've been trying to reach you about your car's extended warranty before it expires. Press 1 now.",
