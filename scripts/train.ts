@@ -126,6 +126,7 @@ function main(): void {
     styleCap: 0.2,
     singleCueCap: 0.8,
     assuranceCap: 0.25,
+    oneTacticCap: 0.45,
     trained: {},
   };
   const uncalibrated = new LocalModel(draft);

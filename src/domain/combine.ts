@@ -1,4 +1,5 @@
 import type { Assessment, Verdict } from './verdict.js';
+import { SUSPICIOUS_AT } from './levels.js';
 import { toVerdict } from './verdict.js';
 
 /**
@@ -6,9 +7,10 @@ import { toVerdict } from './verdict.js';
  *
  * - Rules alone → `heuristic`; model alone → `llm`; both → `combined`.
  * - Combined score: rules never lower a model score (spec). When the rules found more and the model
- *   at least half agrees (≥ 0.5), the rules' score stands: the embedded model deliberately caps weak
- *   evidence below the `scam` band, and averaging would pull confirmed evidence under it. When the
- *   model leans clean, the rules lift it only halfway, so one rule misfire cannot reach `scam` alone,
+ *   flagged the call too (`suspicious` or above), the rules' score stands: the embedded model
+ *   deliberately caps weak evidence below the `scam` band (one kind of evidence stays `suspicious`),
+ *   and averaging would pull evidence the rules read in context under it. When the model says clean,
+ *   the rules lift it only halfway, so one rule misfire cannot reach `scam` alone,
  *   unless the rules' evidence shows two or more distinct tactics: that is no single misfire, and a
  *   model that found nothing (a short robocall in words it never saw) has no grounds to halve it.
  * - Category: the model's, unless it said `none` while the rules named a subject above the suspicious band.
@@ -28,7 +30,7 @@ export function combine(rules: Assessment | null, model: Assessment | null): Ver
   const score =
     rules.score <= model.score
       ? model.score
-      : model.score >= 0.5 || corroborated(rules)
+      : model.score >= SUSPICIOUS_AT || corroborated(rules)
         ? rules.score
         : (model.score + rules.score) / 2;
   const category = model.category === 'none' && rules.score >= 0.3 ? rules.category : model.category;

@@ -28,8 +28,14 @@ describe('combine (rules with a model)', () => {
     expect(v.level).to.equal('scam');
   });
 
-  it('lifts a model that leans clean only halfway toward the rules', () => {
-    expect(combine(a(0.9), a(0.3))!.score).to.equal(0.6);
+  it('lifts a model that says clean only halfway toward the rules', () => {
+    expect(combine(a(0.9), a(0.29))!.score).to.be.closeTo(0.595, 1e-9);
+  });
+
+  it('lets the rules stand over a model that flagged the call but capped its score', () => {
+    // The embedded model keeps one kind of evidence `suspicious`; the rules read it in context.
+    expect(combine(a(0.9), a(0.45))!.score).to.equal(0.9);
+    expect(combine(a(0.9), a(0.3))!.level).to.equal('scam');
   });
 
   it('lets rule evidence of two or more tactics stand against a model that found nothing', () => {

@@ -67,8 +67,28 @@ describe('embedded model (local:scamlr-v1)', () => {
     const threat = model.assess('This is a message about your account. Your account will be suspended.');
     expect(threat.score).to.be.at.most(artefact.singleCueCap);
     expect(artefact.singleCueCap).to.be.below(0.85);
-    // A decisive request is not capped.
-    expect(model.assess('Please buy gift cards and read me the numbers on the back.').score).to.be.above(0.85);
+  });
+
+  it('one kind of evidence alone stays suspicious on the model’s word; two kinds are not capped', () => {
+    const cap = artefact.oneTacticCap!;
+    expect(cap).to.be.at.least(0.3).and.below(0.5);
+    // Each is a phrase honest callers say too: settling up by app, a clinic's check, a family secret.
+    for (const text of [
+      'Hey, can you pay me back the twenty bucks for the tickets on Venmo whenever?',
+      'Before I go on, can you confirm your date of birth for me?',
+      "Don't tell mom, but we're planning a surprise party for her sixtieth.",
+      "We've texted a verification code to your phone, please enter it on the website.",
+      'Please buy gift cards and read me the numbers on the back.',
+    ]) {
+      const a = model.assess(text);
+      expect(a.score, text).to.equal(cap);
+      expect(model.probability(text), text).to.be.above(cap);
+    }
+    // Two decisive requests of one tactic, or a request with a pretext, are not capped.
+    expect(model.assess('Pay the upfront processing fee of 750 dollars by money order today.').score).to.be.above(0.85);
+    expect(
+      model.assess('This is Windows support. Download AnyDesk so our engineer can take remote control.').score,
+    ).to.be.above(0.85);
   });
 
   it('a call with no evidence is clean with no category, whatever its style', () => {
@@ -105,6 +125,14 @@ describe('embedded model (local:scamlr-v1)', () => {
         `${alert} Please read me the six digit code we just texted you and buy gift cards to secure the funds.`,
       ).score,
     ).to.be.at.least(0.85);
+  });
+
+  it('names a job scam by its story, even when it asks for a bank account to set up pay', () => {
+    const a = model.assess(
+      "Congratulations, you've been selected for a remote data entry position paying forty five dollars an hour. We will mail you a check; send the rest to our vendor through Zelle, and text me your bank account and routing number for payroll.",
+    );
+    expect(a.score).to.be.at.least(0.6);
+    expect(a.category).to.equal('Work From Home & Other Ways To Make Money');
   });
 
   it('a negated request does not count as the request', () => {

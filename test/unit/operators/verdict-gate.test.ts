@@ -73,10 +73,16 @@ describe('verdictGate operator', () => {
     gate('-a-b-|', { a: model(0.9), b: rules(0.4) }, '-x---|', { x: [0.9, 'scam', 'Tax Collection'] });
   });
 
-  it('strong rules lift a hesitant model halfway (combined)', () => {
+  it('strong rules lift a model that says clean only halfway (combined)', () => {
+    gate('-a-b-|', { a: model(0.2), b: rules(0.9) }, '---y-|', {
+      y: [0.55, 'suspicious', 'Tax Collection'],
+    });
+  });
+
+  it('strong rules stand over a model that flagged the call (combined)', () => {
     gate('-a-b-|', { a: model(0.4), b: rules(0.9) }, '-x-y-|', {
       x: [0.4, 'suspicious', 'Tax Collection'],
-      y: [0.65, 'likely_scam', 'Tax Collection'],
+      y: [0.9, 'scam', 'Tax Collection'],
     });
   });
 

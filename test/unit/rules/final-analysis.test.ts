@@ -8,6 +8,7 @@ import { toVerdict } from '../../../src/domain/verdict.js';
 import type { Analysis, ModelInput, ModelProvider } from '../../../src/providers/llm/types.js';
 import { ProviderError } from '../../../src/providers/llm/types.js';
 import { callerText, parseTranscript } from '../../../src/rules/index.js';
+import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/types.js';
 
@@ -47,6 +48,25 @@ describe('pipelines/final-analysis', () => {
     expect(verdict.summary).to.match(/IRS/);
     expect(intel.names).to.include('Officer Brooks');
     expect(intel.callback_numbers).to.deep.equal(['+12025550147']);
+  });
+
+  it('with the embedded model, a phrase honest callers use is not a scam, and the same phrase as a demand is', async () => {
+    const llm = createLocalProvider();
+    const run = async (t: string) => (await finalAnalysis(input(t), llm, new AbortController().signal)).verdict;
+    for (const honest of [
+      'caller: Hey, it’s Sam. Can you pay me back the twenty bucks for the tickets on Venmo whenever?',
+      'caller: Hi, this is Dr. Kim’s office. Before I go on, can you confirm your date of birth for me?',
+      'caller: Hi, this is Sarah from Verizon support. To see the credit, you can download the app and log in yourself.',
+    ]) {
+      const v = await run(honest);
+      expect(v.score, honest).to.be.below(0.6);
+    }
+    const demand = await run('caller: Please buy Google Play gift cards and read me the numbers on the back.');
+    expect(demand.score).to.be.at.least(0.6);
+    const withPretext = await run(
+      'caller: This is the IRS about your back taxes. Please buy Google Play gift cards and read me the numbers on the back.',
+    );
+    expect(withPretext.level).to.equal('scam');
   });
 
   it('a model failure keeps the rules verdict and reports the error', async () => {

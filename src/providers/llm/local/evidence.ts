@@ -219,17 +219,19 @@ export interface CueSummary {
   decisive: boolean;
   /** How many distinct decisive cues. */
   decisiveCount: number;
+  /** How many distinct tactics those cues show (a cue without a tactic is a kind of its own). */
+  kinds: number;
   /** The caller gave an honest institution's assurance ("we will never ask for your code"). */
   assured: boolean;
 }
 
 export function summariseCues(hits: readonly CueHit[]): CueSummary {
-  const names = new Set(
-    hits.filter((h) => h.cue.kind !== 'marker' && !ASSURANCES.has(h.cue.name)).map((h) => h.cue.name),
-  );
-  const decisiveCount = [...names].filter((n) => DECISIVE.has(n)).length;
+  const counted = new Map<string, Cue>();
+  for (const h of hits) if (h.cue.kind !== 'marker' && !ASSURANCES.has(h.cue.name)) counted.set(h.cue.name, h.cue);
+  const decisiveCount = [...counted.keys()].filter((n) => DECISIVE.has(n)).length;
+  const kinds = new Set([...counted.values()].map((c) => c.tactic ?? c.name)).size;
   const assured = hits.some((h) => ASSURANCES.has(h.cue.name));
-  return { count: names.size, decisive: decisiveCount > 0, decisiveCount, assured };
+  return { count: counted.size, decisive: decisiveCount > 0, decisiveCount, kinds, assured };
 }
 
 const NEGATION = /\b(?:never|not|no|nobody|without|won't|don't|doesn't|didn't|can't|cannot|shouldn't|wouldn't)\b|n't\b/;

@@ -48,6 +48,16 @@ export interface ModelArtefact {
    * Absent in artefacts trained before it existed (no cap).
    */
   assuranceCap?: number;
+  /**
+   * Highest score for a call whose cues, decisive or not, all show one tactic: a payment app named, a
+   * code mentioned, "confirm your date of birth", "don't tell mom", with no pretext, pressure or claim
+   * around it. Each cue is a phrase, not a request in context, and honest calls say each of them
+   * (friends settle up by app, clinics check a birth date, banks text codes); the scam data never
+   * do, so the regression reads any one as proof. Below 0.5: the model alone says `suspicious`, and
+   * the rules, which read the request in context, decide above that (`combine`). Absent in artefacts
+   * trained before it existed (no cap).
+   */
+  oneTacticCap?: number;
   trained: Record<string, unknown>;
 }
 
@@ -133,6 +143,7 @@ export class LocalModel {
     // A claim and a problem without any request (a bank's fraud alert opens like that too) stays
     // below the filing band; only a request of the callee carries the model's word that far.
     else if (cues.count <= 2 && !cues.decisive) score = Math.min(score, this.artefact.singleCueCap);
+    if (cues.decisiveCount === 1 && cues.kinds === 1) score = Math.min(score, this.artefact.oneTacticCap ?? 1);
     if (cues.assured && cues.decisiveCount <= 1) score = Math.min(score, this.artefact.assuranceCap ?? 1);
     const flagged = score >= SUSPICIOUS_AT;
     const evidence = this.rankHits(f.hits);

@@ -34,6 +34,11 @@ export const RULES: ReadonlyArray<[RegExp, Category]> = [
   [/\b(?:electric(?:ity)?|utility|power (?:company|will be)|gas company|water (?:company|bill))\b/, 'Utility'],
   [/\b(?:cruise|vacation|resort|timeshare|hotel|hilton|marriott)\b/, 'Travel/Vacation/Timeshare'],
   [/\b(?:bitcoin|crypto\w*)\b/, 'Cryptocurrency'],
+  // Before the bank rule: a job scam asks for "your bank account" to set up pay.
+  [
+    /\b(?:work from home|remote (?:job|position|work)|data entry|job (?:offer|opportunity)|(?:position|job) (?:paying|that pays)|earn \$?\d+ (?:a|per) (?:day|week|hour)|(?:\d+|\w+) dollars (?:an|per) hour)\b/,
+    'Work From Home & Other Ways To Make Money',
+  ],
   [
     /\b(?:visa|mastercard|card ?member services|card services|your bank|bank account|fraud department|chase|wells fargo|bank of america|citibank|capital one|credit union|bank teller|the teller|the branch)\b/,
     'Bank/Credit Card Company Imposter',
@@ -46,7 +51,6 @@ export const RULES: ReadonlyArray<[RegExp, Category]> = [
     /\b(?:social security|ssa|ssn|federal|government|police|sheriff|warrant|legal (?:department|action)|lawsuit|embassy|consulate|customs|immigration|amazon|apple|order (?:has been )?placed|pre-?authori[sz]ed)\b/,
     IMPOSTER,
   ],
-  [/\b(?:work from home|job offer|earn \$?\d+ (?:a|per) (?:day|week))\b/, 'Work From Home & Other Ways To Make Money'],
   [/\b(?:business loan|line of credit|cash advance|merchant)\b/, 'Financial Services'],
   [/\b(?:directv|direct tv|dish network|discount|special offer|promotion|solar)\b/, 'Advertising'],
   [/\b(?:survey|poll)\b/, 'Surveys'],
