@@ -80,10 +80,12 @@ describe('embedded model (local:scamlr-v1)', () => {
       "We've texted a verification code to your phone, please enter it on the website.",
       'Please buy gift cards and read me the numbers on the back.',
     ]) {
-      const a = model.assess(text);
-      expect(a.score, text).to.equal(cap);
-      expect(model.probability(text), text).to.be.above(cap);
+      expect(model.assess(text).score, text).to.be.at.most(cap);
     }
+    // The regression alone would put a bare demand in the filing band; the cap holds it.
+    const demand = 'Please buy gift cards and read me the numbers on the back.';
+    expect(model.probability(demand)).to.be.above(0.85);
+    expect(model.assess(demand).score).to.equal(cap);
     // Two decisive requests of one tactic, or a request with a pretext, are not capped.
     expect(model.assess('Pay the upfront processing fee of 750 dollars by money order today.').score).to.be.above(0.85);
     expect(

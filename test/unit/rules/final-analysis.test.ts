@@ -61,6 +61,14 @@ describe('pipelines/final-analysis', () => {
       const v = await run(honest);
       expect(v.score, honest).to.be.below(0.6);
     }
+    // Two such phrases together are still no scam: nothing here may be filed.
+    for (const honest of [
+      'caller: Hey, I got grandma an Amazon gift card for her birthday, do you want to go in on it with me?',
+      'caller: Please don’t hang up, I’m transferring you to billing. They can help with the refund for the double charge.',
+    ]) {
+      const v = await run(honest);
+      expect(v.score, honest).to.be.below(0.85);
+    }
     const demand = await run('caller: Please buy Google Play gift cards and read me the numbers on the back.');
     expect(demand.score).to.be.at.least(0.6);
     const withPretext = await run(

@@ -47,7 +47,8 @@ const marker = (name: string, pattern: RegExp, tactic: Tactic): Cue => ({
 export const CUES: readonly Cue[] = [
   cue(
     'gift_card',
-    /\b(?:gift ?cards?|itunes cards?|google play (?:cards?|codes?)|steam cards?|apple cards?|ebay cards?|target cards?|vanilla (?:visa|cards?)|card'?s? (?:pin|claim code))\b/,
+    // Payment by gift card, not a gift card: friends buy them as presents and shops sell them.
+    /\b(?:(?:buy|purchase|get|pick up|send|pay|paid|payment|by|in the form of)\b[^.?!]{0,40}\bgift ?cards?|gift ?cards?\b[^.?!]{0,40}\b(?:numbers?|codes?|pins?|back of)|(?:itunes|google play|steam|ebay|vanilla)(?: gift)? (?:cards?|codes?)|vanilla visa|card'?s? (?:pin|claim code))\b/,
     'untraceable_payment',
   ),
   cue(
@@ -99,13 +100,13 @@ export const CUES: readonly Cue[] = [
   ),
   cue(
     'urgency',
-    /\b(?:(?:pay|act|call|press|send|buy|go|do it) (?:\w+ )?(?:right now|immediately|right away)|urgent(?:ly)? (?:action|matter|notice|attention|legal|call|message|payment)|final (?:notice|warning|attempt|reminder)|last (?:chance|warning|notice)|within (?:the next )?(?:\d+|one|two|twenty[- ]four|24|48) (?:minutes?|hours?)|expires? today|act now|before it'?s too late|time[- ]sensitive|before (?:the end of )?(?:today|tonight)|immediate(?:ly)? (?:action|attention|payment))\b/,
+    /\b(?:(?:pay|act|call|press|send|buy|go|do it) (?:\w+ )?(?:right now|immediately|right away)|urgent(?:ly)? (?:action|matter|notice|attention|legal|call|message|payment)|final (?:notice|warning|attempt|reminder)|last (?:chance|warning|notice)|within (?:the next )?(?:\d+|one|two|twenty[- ]four|24|48) (?:minutes?|hours?)|expires? today|act now|before it'?s too late|(?:don'?t|do not) hang up|time[- ]sensitive|before (?:the end of )?(?:today|tonight)|immediate(?:ly)? (?:action|attention|payment))\b/,
     'urgency',
     false,
   ),
   cue(
     'secrecy',
-    /\b(?:(?:don'?t|do not) (?:tell|talk to|inform|discuss (?:this|it) with|mention (?:this|it) to) (?:anyone|anybody|your (?:bank|family|wife|husband|kids|children|son|daughter|parents|mom|dad)|the bank|bank staff|the teller|mom|dad)|(?:don'?t|do not) hang up|do not disclose|keep (?:this|it) (?:confidential|secret|between us|private)|confidential (?:matter|case|investigation)|not (?:tell|inform) (?:anyone|anybody|your bank)|gag order)\b/,
+    /\b(?:(?:don'?t|do not) (?:tell|talk to|inform|discuss (?:this|it) with|mention (?:this|it) to) (?:anyone|anybody|your (?:bank|family|wife|husband|kids|children|son|daughter|parents|mom|dad)|the bank|bank staff|the teller|mom|dad)|do not disclose|keep (?:this|it) (?:confidential|secret|between us|private)|confidential (?:matter|case|investigation)|not (?:tell|inform) (?:anyone|anybody|your bank)|gag order)\b/,
     'secrecy',
     false,
   ),
