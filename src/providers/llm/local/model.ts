@@ -49,9 +49,9 @@ export interface ModelArtefact {
    */
   assuranceCap?: number;
   /**
-   * Highest score for a call whose cues, decisive or not, all show one tactic: a payment app named, a
-   * code mentioned, "confirm your date of birth", "don't tell mom", with no pretext, pressure or claim
-   * around it. Each cue is a phrase, not a request in context, and honest calls say each of them
+   * Highest score for a call whose one decisive cue is all it shows (any other cue names the same
+   * tactic): a payment app named, a code mentioned, "confirm your date of birth", "don't tell mom",
+   * with no pretext, pressure or claim around it. Each cue is a phrase, not a request in context, and honest calls say each of them
    * (friends settle up by app, clinics check a birth date, banks text codes); the scam data never
    * do, so the regression reads any one as proof. Below 0.5: the model alone says `suspicious`, and
    * the rules, which read the request in context, decide above that (`combine`). Absent in artefacts
