@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { LIKELY_SCAM_AT, SCAM_AT } from '../../../src/domain/levels.js';
+import { loadJsonl, type EvalRecord } from '../../../src/eval/datasets.js';
 import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
 import { callerText, parseTranscript } from '../../../src/rules/index.js';
 
@@ -11,21 +11,11 @@ import { callerText, parseTranscript } from '../../../src/rules/index.js';
  * "confirm your date of birth", "don't hang up, I'm transferring you"), and twenty scams. Before the cap
  * ten of the honest ones scored `scam`, which with `report=true` files an honest number service-wide.
  */
-interface PhraseCall {
-  id: string;
-  label: 'scam' | 'legit';
-  transcript: string;
-}
-
-const CALLS: PhraseCall[] = fs
-  .readFileSync('test/fixtures/phrase-calls.jsonl', 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as PhraseCall);
+const CALLS = loadJsonl('test/fixtures/phrase-calls.jsonl', 'phrase-calls');
 
 describe('final analysis with the embedded model: calls that say a scam’s words', () => {
   const llm = createLocalProvider();
-  const score = async (c: PhraseCall) => {
+  const score = async (c: EvalRecord) => {
     const utterances = parseTranscript(c.transcript);
     const input = { utterances, callerText: callerText(utterances), product: 'scan' as const };
     return (await finalAnalysis(input, llm, new AbortController().signal)).verdict.score;
