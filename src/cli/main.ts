@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * The `voice` command. Each subcommand lives in `src/cli/<name>.ts` and exports
@@ -18,12 +19,51 @@ type Subcommand = { run(argv: string[]): Promise<number | void> };
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   const lines = Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`);
-  return ['Usage: voice <command> [options]', '', 'Commands:', ...lines].join('\n');
+  return ['Usage: voice <command> [options]', '       voice --version', '', 'Commands:', ...lines].join('\n');
+}
+
+/** The package's version, read from the package.json above this file (source tree or dist alike). */
+export function version(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'voice-shield' && pkg.version) return pkg.version;
+    } catch {
+      // no package.json here: keep climbing
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/**
+ * `--opt=value` as `--opt value`, so every subcommand takes both spellings. Only long options are split;
+ * a lone `--` ends the options and what follows is left as it is.
+ */
+export function splitOptionValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const m = /^(--[A-Za-z][\w-]*)=(.*)$/s.exec(a);
+    if (m) out.push(m[1]!, m[2]!);
+    else out.push(a);
+  }
+  return out;
 }
 
 /** Runs a subcommand; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = splitOptionValues(argv);
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(`voice-shield ${version()}`);
+    return 0;
+  }
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     console.log(usage());
     return name ? 0 : 2;

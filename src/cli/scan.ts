@@ -1,10 +1,11 @@
 /**
- * `voice scan <files or folders…> [--url URL --key KEY] [--concurrency N] [--out PREFIX]
+ * `voice scan <files or folders…> [--url URL --key KEY] [--concurrency N] [--max-wait S] [--out PREFIX]
  *            [--encoding pcm16|mulaw --sample-rate HZ] [--language L] [--report --from E164]`
  *
  * Scores recordings and transcripts in bulk, against a node (`--url`, `--key`) or in this process
  * (default). Results go to `PREFIX.jsonl` (appended per file) and `PREFIX.csv`; a second run with the
- * same prefix skips files already scored (same path, size and modification time). Progress on stderr,
+ * same prefix skips files already scored (same path, size and modification time). Against a node, a
+ * 429 is waited out as its `Retry-After` says (see scan/retry.ts). Progress on stderr,
  * a summary table on stdout at the end. Exit code 0 when every file was scored, 1 when some failed.
  */
 import fs from 'node:fs';
@@ -20,6 +21,8 @@ export interface ScanArgs {
   url?: string;
   key?: string;
   concurrency: number;
+  /** Seconds one file may wait on the node's rate limit (429 + Retry-After) before it counts as failed. */
+  maxWaitSeconds: number;
   out: string;
   settings: ScanSettings;
 }
@@ -28,6 +31,8 @@ export const USAGE = `Usage: voice scan <files or folders…> [options]
   --url URL            score on a node ({api_root}, e.g. http://127.0.0.1:8080); default: in this process
   --key KEY            API key for --url (or VOICE_KEY)
   --concurrency N      files scored at once (default 4)
+  --max-wait S         node mode: seconds a file may wait on the node's rate limit, as its
+                       Retry-After asks, before it counts as failed (default 600)
   --out PREFIX         write PREFIX.jsonl and PREFIX.csv (default scan-results); reruns skip done files
   --encoding E         raw audio files (.raw .pcm .ulaw): pcm16 or mulaw
   --sample-rate HZ     raw audio rate (required for pcm16; mulaw defaults to 8000)
@@ -35,7 +40,7 @@ export const USAGE = `Usage: voice scan <files or folders…> [options]
   --report --from N    node mode: file the caller N when a verdict is scam`;
 
 export function parseScanArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ScanArgs | string {
-  const args: ScanArgs = { paths: [], concurrency: 4, out: 'scan-results', settings: {} };
+  const args: ScanArgs = { paths: [], concurrency: 4, maxWaitSeconds: 600, out: 'scan-results', settings: {} };
   let encoding: string | undefined;
   let rate: number | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -53,6 +58,10 @@ export function parseScanArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
       const v = value();
       if (!v || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) return '--concurrency must be 1 to 64';
       args.concurrency = Number(v);
+    } else if (a === '--max-wait') {
+      const v = value();
+      if (!v || !/^\d+$/.test(v) || Number(v) > 86_400) return '--max-wait must be 0 to 86400 seconds';
+      args.maxWaitSeconds = Number(v);
     } else if (a === '--out') {
       const v = value();
       if (!v) return '--out needs a prefix';
@@ -113,8 +122,15 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`voice scan: ${skipped} of ${files.length} files already scored in ${jsonl}; skipping them`);
 
   let scanner: FileScanner;
+  let waits = 0;
   if (args.url) {
-    scanner = nodeScanner(args.url, args.key!, args.settings);
+    scanner = nodeScanner(args.url, args.key!, args.settings, {
+      maxWaitSeconds: args.maxWaitSeconds,
+      onWait: (seconds, e) => {
+        if (waits++ === 0)
+          console.error(`voice scan: the node answered ${e.status}; waiting ${seconds} s as it asks, then going on`);
+      },
+    });
   } else {
     const config = configOrReport();
     if (!config) return 2;
@@ -157,7 +173,7 @@ export async function run(argv: string[]): Promise<number> {
   const wanted = new Set(files.map((f) => f.path));
   const all = latestRows([...earlier, ...rows]).filter((r) => wanted.has(r.file));
   fs.writeFileSync(csv, toCsv(all));
-  console.log(summaryTable(all, { scanned: rows.length, skipped, seconds: (Date.now() - started) / 1000 }));
+  console.log(summaryTable(all, { scanned: rows.length, skipped, waits, seconds: (Date.now() - started) / 1000 }));
   console.log(`  results: ${jsonl}, ${csv}`);
   if (controller.signal.aborted) return 130;
   return all.some((r) => r.error) ? 1 : 0;

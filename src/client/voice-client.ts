@@ -1,4 +1,4 @@
-import { errorMessage, VoiceApiError } from './errors.js';
+import { errorMessage, retryAfterSeconds, VoiceApiError } from './errors.js';
 import { LiveSession, liveRequest } from './live.js';
 import type {
   Capabilities,
@@ -101,7 +101,8 @@ export class VoiceClient {
       signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
     });
     const text = await res.text();
-    if (!res.ok) throw new VoiceApiError(res.status, errorMessage(text));
+    if (!res.ok)
+      throw new VoiceApiError(res.status, errorMessage(text), retryAfterSeconds(res.headers.get('retry-after')));
     let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(text) as Record<string, unknown>;

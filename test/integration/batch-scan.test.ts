@@ -32,6 +32,22 @@ const rowsOf = (file: string): ResultRow[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as ResultRow);
 
+/** CSV records (RFC 4180: a quoted cell may hold line breaks, as the transcript column does). */
+function csvRecords(text: string): string[] {
+  const records: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === '\n' && !quoted) {
+      records.push(current);
+      current = '';
+    } else current += ch;
+  }
+  if (current) records.push(current);
+  return records;
+}
+
 describe('voice scan (batch)', function () {
   this.timeout(120_000);
   const dir = path.resolve('test/.tmp', `batch-${process.pid}`);
@@ -107,7 +123,7 @@ describe('voice scan (batch)', function () {
     // The recording was heard: the rules found the tax story in what the recogniser wrote.
     expect(by('irs.wav').score!).to.be.greaterThan(by('dentist.txt').score!);
 
-    const csv = fs.readFileSync(`${out}.csv`, 'utf8').trim().split('\n');
+    const csv = csvRecords(fs.readFileSync(`${out}.csv`, 'utf8'));
     expect(csv[0]).to.equal(CSV_COLUMNS.join(','));
     expect(csv).to.have.length(6);
     expect(csv.find((l) => l.includes('prize.json'))).to.contain('"Lotteries, Prizes & Sweepstakes"');
@@ -131,7 +147,7 @@ describe('voice scan (batch)', function () {
     expect(third.stderr).to.contain('4 of 5 files already scored');
     expect(third.stderr.split('\n').filter((l) => l.startsWith('[1/1] '))[0]).to.contain('dentist.txt');
     expect(rowsOf(`${out}.jsonl`)).to.have.length(6);
-    expect(fs.readFileSync(`${out}.csv`, 'utf8').trim().split('\n')).to.have.length(6);
+    expect(csvRecords(fs.readFileSync(`${out}.csv`, 'utf8'))).to.have.length(6);
   });
 
   describe('against a node (--url, --key)', () => {
@@ -166,6 +182,40 @@ describe('voice scan (batch)', function () {
       const wav = rows.find((x) => x.file.endsWith('irs.wav'))!;
       expect(wav.error).to.match(/^502: transcription failed/);
       expect(r.stdout).to.match(/failed\s+3/);
+    });
+
+    it('keeps going through the node’s rate limit, waiting as its Retry-After asks', async () => {
+      // 60 a minute: a burst of 60, then one request a second; 66 files must meet 429s.
+      const limited = await startTestServer({ VOICE_RATE_LIMIT: '60' });
+      const many = path.join(dir, 'many');
+      fs.mkdirSync(many, { recursive: true });
+      for (let i = 0; i < 66; i++)
+        fs.writeFileSync(
+          path.join(many, `call-${i}.txt`),
+          `caller: Hi, this is the library: book ${i} is due Friday.\n`,
+        );
+      try {
+        const limitedOut = path.join(dir, 'limited', 'results');
+        const r = await voice([
+          'scan',
+          many,
+          `--url=${limited.url}`,
+          `--key=${limited.key}`,
+          `--out=${limitedOut}`,
+          '--concurrency=6',
+        ]);
+        expect(r.code, r.stderr).to.equal(0);
+        expect(r.stderr).to.match(/the node answered 429; waiting \d+ s as it asks, then going on/);
+        expect(r.stdout).to.match(/waits on the rate limit\s+[1-9]/);
+        const rows = rowsOf(`${limitedOut}.jsonl`);
+        expect(rows).to.have.length(66);
+        for (const row of rows) expect(row.error, row.file).to.equal(undefined);
+        const csv = fs.readFileSync(`${limitedOut}.csv`, 'utf8');
+        expect(csv.split('\n')[0]!.endsWith(',transcript')).to.equal(true);
+        expect(csv).to.contain('caller: Hi, this is the library: book 7 is due Friday.');
+      } finally {
+        await limited.close();
+      }
     });
 
     it('refuses a bad invocation with exit code 2 and a message naming the option', async () => {

@@ -19,6 +19,8 @@ export interface ResultRow {
   /** Facts per intel field (only fields with any). */
   intel_counts?: Record<string, number>;
   reported?: boolean;
+  /** What was scored (for audio: what the recogniser heard), one line per utterance. */
+  transcript?: string;
   /** Why the file could not be scored; such files are tried again by the next run. */
   error?: string;
   seconds: number;
@@ -43,6 +45,7 @@ export function okRow(file: InputFile, r: ScanOutcome, seconds: number): ResultR
     tactics: r.verdict.tactics,
     intel_counts: intelCounts(r.intel),
     reported: r.reported,
+    transcript: r.transcript,
     seconds: round(seconds),
   };
 }
@@ -97,6 +100,7 @@ export const CSV_COLUMNS = [
   'intel',
   'reported',
   'error',
+  'transcript',
 ] as const;
 
 function csvCell(v: unknown): string {
@@ -104,7 +108,10 @@ function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** CSV with a header row; tactics joined by `;`, intel counts as `field=n;…`. */
+/**
+ * CSV with a header row; tactics joined by `;`, intel counts as `field=n;…`. The transcript is last
+ * because it is long and multi-line (quoted, so spreadsheets keep it in one cell).
+ */
 export function toCsv(rows: readonly ResultRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const r of rows) {
@@ -122,6 +129,7 @@ export function toCsv(rows: readonly ResultRow[]): string {
         .join(';'),
       r.error ? '' : r.reported,
       r.error,
+      r.transcript,
     ];
     lines.push(cells.map(csvCell).join(','));
   }
@@ -131,7 +139,7 @@ export function toCsv(rows: readonly ResultRow[]): string {
 /** The closing table: files per level, failures, mean score, top categories, throughput. */
 export function summaryTable(
   rows: readonly ResultRow[],
-  stats: { scanned: number; skipped: number; seconds: number },
+  stats: { scanned: number; skipped: number; seconds: number; waits?: number },
 ): string {
   const ok = rows.filter((r) => !r.error);
   const levels = ['clean', 'suspicious', 'likely_scam', 'scam'];
@@ -149,6 +157,7 @@ export function summaryTable(
     ...levels.map((l): [string, string] => [l, String(count(l))]),
     ['reported', String(ok.filter((r) => r.reported).length)],
     ['mean score', mean.toFixed(3)],
+    ...(stats.waits ? [['waits on the rate limit', String(stats.waits)] as [string, string]] : []),
     ['elapsed', `${stats.seconds.toFixed(1)} s`],
     ...top.map(([c, n]): [string, string] => [`category: ${c}`, String(n)]),
   ];

@@ -16,11 +16,14 @@ import type { Verdict } from '../../domain/verdict.js';
 import { createLogger } from '../../log.js';
 import { HttpError } from '../../server/types.js';
 import { readTranscript, type InputFile } from './inputs.js';
+import { withRetryAfter, type RetryPolicy } from './retry.js';
 
 export interface ScanOutcome {
   session_id: string;
   verdict: Verdict;
   intel: Intel;
+  /** What was scored, one `speaker: text` line per utterance (for audio: what the recogniser heard). */
+  transcript: string;
   reported: boolean;
 }
 
@@ -42,29 +45,34 @@ export interface ScanSettings {
   from?: string;
 }
 
-/** Scores files on a node through its HTTP API. */
-export function nodeScanner(url: string, key: string, settings: ScanSettings): FileScanner {
+/** Scores files on a node through its HTTP API, waiting out its rate limits as `retry` allows. */
+export function nodeScanner(url: string, key: string, settings: ScanSettings, retry: RetryPolicy): FileScanner {
   const client = new VoiceClient({ url, key });
+  const scanOnce = nodeScanOnce(client, settings);
+  return {
+    scan: (file, signal) => withRetryAfter(() => scanOnce(file, signal), signal, retry),
+    close: async () => undefined,
+  };
+}
+
+function nodeScanOnce(client: VoiceClient, settings: ScanSettings): FileScanner['scan'] {
   const common = {
     ...(settings.language ? { language: settings.language } : {}),
     ...(settings.from ? { from: settings.from } : {}),
     ...(settings.report ? { report: true } : {}),
   };
-  return {
-    async scan(file, signal) {
-      if (file.type === 'text') return client.scan({ transcript: await readTranscript(file.path), ...common }, signal);
-      const audio = await readFile(file.path);
-      if (file.type === 'raw') {
-        const raw = requireRaw(settings);
-        return client.scan(
-          { audio, encoding: raw.encoding, ...(raw.sampleRate ? { sample_rate: raw.sampleRate } : {}), ...common },
-          signal,
-        );
-      }
-      // WAV is read as is; other containers are recognised by their bytes on the node.
-      return client.scan({ audio, encoding: 'wav', ...common }, signal);
-    },
-    close: async () => undefined,
+  return async (file, signal) => {
+    if (file.type === 'text') return client.scan({ transcript: await readTranscript(file.path), ...common }, signal);
+    const audio = await readFile(file.path);
+    if (file.type === 'raw') {
+      const raw = requireRaw(settings);
+      return client.scan(
+        { audio, encoding: raw.encoding, ...(raw.sampleRate ? { sample_rate: raw.sampleRate } : {}), ...common },
+        signal,
+      );
+    }
+    // WAV is read as is; other containers are recognised by their bytes on the node.
+    return client.scan({ audio, encoding: 'wav', ...common }, signal);
   };
 }
 
@@ -111,7 +119,13 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
         },
         signal,
       );
-      return { session_id: r.session_id, verdict: r.verdict, intel: r.intel, reported: r.reported };
+      return {
+        session_id: r.session_id,
+        verdict: r.verdict,
+        intel: r.intel,
+        transcript: r.transcript,
+        reported: r.reported,
+      };
     },
     async close() {
       await closeServices(services);

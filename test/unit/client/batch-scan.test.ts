@@ -7,6 +7,9 @@ import { parseScanArgs } from '../../../src/cli/scan.js';
 import { readTranscript } from '../../../src/cli/scan/inputs.js';
 import { formatSeconds, Progress } from '../../../src/cli/scan/progress.js';
 import { doneKey, latestRows, toCsv, type ResultRow } from '../../../src/cli/scan/results.js';
+import { retryDelay, withRetryAfter } from '../../../src/cli/scan/retry.js';
+import { splitOptionValues, version } from '../../../src/cli/main.js';
+import { VoiceApiError } from '../../../src/client/index.js';
 
 describe('voice scan: pieces', () => {
   it('parses options and names the one that is wrong', () => {
@@ -22,6 +25,47 @@ describe('voice scan: pieces', () => {
     expect(parseScanArgs(['x', '--encoding', 'opus'], {})).to.equal('--encoding must be pcm16 or mulaw');
     expect(parseScanArgs(['x', '--report', '--from', '+12025550123'], {})).to.match(/only against a node/);
     expect(parseScanArgs(['x', '--bogus'], {})).to.match(/^unknown option --bogus/);
+    expect(parseScanArgs(['x', '--max-wait', '30'], {})).to.deep.include({ maxWaitSeconds: 30 });
+    expect(parseScanArgs(['x', '--max-wait', 'soon'], {})).to.match(/^--max-wait must be/);
+  });
+
+  it('takes --opt=value as well as --opt value, and knows its version', () => {
+    expect(splitOptionValues(['scan', '--out=o/r', '--concurrency', '2', '--url=http://h/?a=b', 'x=y'])).to.deep.equal([
+      'scan',
+      '--out',
+      'o/r',
+      '--concurrency',
+      '2',
+      '--url',
+      'http://h/?a=b',
+      'x=y',
+    ]);
+    expect(splitOptionValues(['scan', '--', '--out=x'])).to.deep.equal(['scan', '--', '--out=x']);
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+    expect(version()).to.equal(pkg.version);
+  });
+
+  it("waits out 429s as Retry-After says, within the file's budget, and gives up on final errors", async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const signal = new AbortController().signal;
+    let calls = 0;
+    const flaky = async () => {
+      if (++calls <= 2) throw new VoiceApiError(429, 'rate limit exceeded; retry later', calls * 3);
+      return 'scored';
+    };
+    expect(await withRetryAfter(flaky, signal, { maxWaitSeconds: 60, sleep })).to.equal('scored');
+    expect(waits).to.deep.equal([3000, 6000]);
+
+    calls = 0;
+    const err = await withRetryAfter(flaky, signal, { maxWaitSeconds: 5, sleep }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(VoiceApiError).with.property('status', 429);
+
+    expect(retryDelay(new VoiceApiError(429, 'x'))).to.equal(1);
+    expect(retryDelay(new VoiceApiError(503, 'feature off'))).to.equal(undefined);
+    expect(retryDelay(new VoiceApiError(503, 'busy', 7))).to.equal(7);
+    expect(retryDelay(new VoiceApiError(402, 'insufficient credits'))).to.equal(undefined);
+    expect(retryDelay(new Error('socket hang up'))).to.equal(undefined);
   });
 
   it('reads transcripts from text and the JSON shapes', async () => {
@@ -75,14 +119,16 @@ describe('voice scan: pieces', () => {
         tactics: [],
         intel_counts: {},
         reported: false,
+        transcript: 'caller: hi\ncallee: "yo"',
       },
     ];
     const latest = latestRows(rows);
     expect(latest.map((r) => r.session_id)).to.deep.equal(['s', 't']);
     expect(toCsv(latest).split('\n')).to.deep.equal([
-      'file,session_id,score,level,category,tactics,intel_count,intel,reported,error',
-      '"b ""q"".json",s,0.9,scam,"Lotteries, Prizes & Sweepstakes",urgency;prize_lure,3,amounts=2;dtmf=1,true,',
-      'a.txt,t,0.1,clean,none,,0,,false,',
+      'file,session_id,score,level,category,tactics,intel_count,intel,reported,error,transcript',
+      '"b ""q"".json",s,0.9,scam,"Lotteries, Prizes & Sweepstakes",urgency;prize_lure,3,amounts=2;dtmf=1,true,,',
+      'a.txt,t,0.1,clean,none,,0,,false,,"caller: hi',
+      'callee: ""yo"""',
       '',
     ]);
     expect(doneKey(rows[0]!)).to.equal(doneKey({ file: 'a.txt', size: 1, mtime_ms: 2 }));
