@@ -22,13 +22,20 @@ export function newApiKey(): string {
 }
 
 /** Stores a new key (as its hash only) and returns the record. */
-export async function createKey(store: Store, key: string, credits: number, label: string): Promise<KeyRecord> {
+export async function createKey(
+  store: Store,
+  key: string,
+  credits: number,
+  label: string,
+  expiresAt?: string,
+): Promise<KeyRecord> {
   const rec: KeyRecord = {
     id: randomUUID(),
     hash: hashKey(key),
     label,
     credits,
     created_at: new Date().toISOString(),
+    ...(expiresAt ? { expires_at: expiresAt } : {}),
   };
   await store.keys.create(rec);
   return rec;

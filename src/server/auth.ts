@@ -23,14 +23,23 @@ export function presentedKey(
   return undefined;
 }
 
-/** How long a key found in the store is believed without asking again (keys are never changed, only added). */
+/**
+ * How long a key found in the store is believed without asking again: a key revoked (or expired) on
+ * one node is refused on every node within this time.
+ */
 export const KNOWN_KEY_TTL_MS = 10_000;
 const KNOWN_KEYS_MAX = 10_000;
 /** Per store: key hash → the record (its `credits` are not kept fresh: nothing reads them from here). */
 const knownKeys = new WeakMap<Store, Map<string, { rec: KeyRecord; until: number }>>();
 
+/** Whether a stored key may be used at `nowMs`: not revoked, not past its expiry. */
+export function keyUsable(rec: KeyRecord, nowMs: number): boolean {
+  if (rec.revoked_at !== undefined) return false;
+  return rec.expires_at === undefined || Date.parse(rec.expires_at) > nowMs;
+}
+
 /**
- * The key's record, or null when the key is missing or unknown. A key found is remembered for
+ * The key's record, or null when the key is missing, unknown, revoked or expired. A key found is remembered for
  * `KNOWN_KEY_TTL_MS`: every request and socket upgrade authenticates, and the store lookup was about 5 %
  * of a scan's work on the main thread. Unknown keys are never remembered, so a key created now works now.
  */
@@ -44,13 +53,17 @@ export async function authenticate(
   let known = knownKeys.get(store);
   if (!known) knownKeys.set(store, (known = new Map()));
   const cached = known.get(digest);
-  if (cached && cached.until > now()) return cached.rec;
+  const t = now();
+  if (cached && cached.until > t) return keyUsable(cached.rec, t) ? cached.rec : null;
   const rec = await store.keys.findByHash(digest);
   if (!rec) return null;
   const a = Buffer.from(rec.hash, 'hex');
   const b = Buffer.from(digest, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
   if (known.size >= KNOWN_KEYS_MAX) known.clear();
-  known.set(digest, { rec, until: now() + KNOWN_KEY_TTL_MS });
+  known.set(digest, { rec, until: t + KNOWN_KEY_TTL_MS });
+  if (!keyUsable(rec, t)) return null;
+  // Last use is written when the store is asked anyway (once per node per TTL), never on the hot path.
+  store.keys.touch(rec.id, new Date(t).toISOString()).catch(() => undefined);
   return rec;
 }

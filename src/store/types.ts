@@ -8,6 +8,12 @@ export interface KeyRecord {
   label: string;
   credits: number;
   created_at: string;
+  /** After this instant the key is refused; absent: it does not expire. */
+  expires_at?: string;
+  /** Set by `voice keys revoke`; a revoked key is refused on every node within `KNOWN_KEY_TTL_MS`. */
+  revoked_at?: string;
+  /** Last time a node looked the key up in the store (at most once per node per `KNOWN_KEY_TTL_MS`). */
+  last_used_at?: string;
 }
 
 export interface Complaint {
@@ -51,6 +57,10 @@ export interface KeysPort {
   /** Atomically takes `credits` if the balance allows it; false (and nothing taken) otherwise. */
   debit(keyId: string, credits: number): Promise<boolean>;
   balance(keyId: string): Promise<number>;
+  /** Marks the key revoked at `at` (kept as the first revocation); false when there is no such key. */
+  revoke(keyId: string, at: string): Promise<boolean>;
+  /** Records that the key was used at `at`. */
+  touch(keyId: string, at: string): Promise<void>;
 }
 
 export interface SessionsPort {

@@ -25,6 +25,23 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await store.keys.findByHash('no-such-hash')).to.equal(null);
       });
 
+      it('keeps an expiry, records revocation (the first one) and last use', async function () {
+        const k = { ...aKey(7), expires_at: '2027-01-01T00:00:00.000Z' };
+        await store.keys.create(k);
+        expect(await store.keys.findByHash(k.hash)).to.deep.equal(k);
+        await store.keys.touch(k.id, '2026-11-24T10:00:00.000Z');
+        expect(await store.keys.revoke(k.id, '2026-11-24T11:00:00.000Z')).to.equal(true);
+        expect(await store.keys.revoke(k.id, '2026-11-24T12:00:00.000Z')).to.equal(true);
+        expect(await store.keys.findByHash(k.hash)).to.deep.equal({
+          ...k,
+          last_used_at: '2026-11-24T10:00:00.000Z',
+          revoked_at: '2026-11-24T11:00:00.000Z',
+        });
+        expect(await store.keys.revoke('no-such-key', '2026-11-24T11:00:00.000Z')).to.equal(false);
+        const listed = (await store.keys.list()).find((r) => r.id === k.id);
+        expect(listed).to.include({ revoked_at: '2026-11-24T11:00:00.000Z', expires_at: k.expires_at });
+      });
+
       it('lists created keys', async function () {
         const a = aKey(1);
         const b = aKey(2);

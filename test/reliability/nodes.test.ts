@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { openLive, send, transcript, waitFor, SCAM_CALL, type LiveRun } from '../integration/helpers/live-client.js';
 import {
   alive,
   balanceOf,
+  eventually,
   spawnNode,
   storedSessions,
   tempDataDir,
@@ -15,6 +18,8 @@ import {
  * ports), as a single-machine fleet runs. Sessions, credits and filed numbers are shared through the store;
  * one node's SIGKILL costs the others nothing, and its restart ends what it left open.
  */
+const execFileAsync = promisify(execFile);
+
 describe('reliability: three nodes on one store', function () {
   this.timeout(120_000);
   const dataDir = tempDataDir();
@@ -91,6 +96,34 @@ describe('reliability: three nodes on one store', function () {
       expect(r.status).to.equal(200);
       expect(r.body).to.include({ reported: true });
     }
+  });
+
+  it('a key revoked with `voice keys revoke` is refused on every node within seconds, with its last use listed', async () => {
+    // Asynchronously: a blocked event loop would leave the client's pooled connections to go stale.
+    const cli = async (args: string[]) =>
+      (
+        await execFileAsync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', ...args], {
+          env: { ...process.env, VOICE_DATA_DIR: dataDir, VOICE_LOG_LEVEL: 'silent' },
+          encoding: 'utf8',
+        })
+      ).stdout;
+    const created = (await cli(['create', '--credits', '100', '--label', 'doomed', '--expires', '30d'])).trim();
+    const sessions = (n: NodeProcess, k: string) =>
+      fetch(`${n.url}/voice/sessions`, { headers: { 'x-auth': k } }).then((r) => r.status);
+    for (const n of nodes) expect(await sessions(n, created)).to.equal(200); // every node now remembers it
+
+    const revoked = await cli(['revoke', created]);
+    expect(revoked).to.match(/\trevoked$/m);
+    const t0 = Date.now();
+    for (const n of nodes)
+      await eventually(async () => ((await sessions(n, created)) === 401 ? true : undefined), 15_000);
+    expect(Date.now() - t0).to.be.below(15_000);
+
+    const listed = (await cli(['list'])).split('\n').find((l) => l.includes('\tdoomed\t'))!;
+    const [, , , , expires, revokedAt, lastUsed] = listed.split('\t');
+    expect(Date.parse(expires!) - Date.now()).to.be.within(29 * 86_400_000, 30 * 86_400_000);
+    expect(revokedAt).to.match(/^\d{4}-\d{2}-\d{2}T/);
+    expect(lastUsed).to.match(/^\d{4}-\d{2}-\d{2}T/);
   });
 
   it("one node's SIGKILL loses none of the others' sessions, and its restart ends what it left open", async () => {

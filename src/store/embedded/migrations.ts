@@ -42,4 +42,9 @@ export const MIGRATIONS: readonly string[] = [
     doc        TEXT NOT NULL
   );
   `,
+  `
+  ALTER TABLE keys ADD COLUMN expires_at TEXT;
+  ALTER TABLE keys ADD COLUMN revoked_at TEXT;
+  ALTER TABLE keys ADD COLUMN last_used_at TEXT;
+  `,
 ];

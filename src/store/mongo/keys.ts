@@ -50,5 +50,19 @@ export async function mongoKeys(db: Db): Promise<KeysPort> {
       const doc = await col.findOne({ _id: keyId }, { projection: { credits: 1 } });
       return doc?.credits ?? 0;
     },
+    async revoke(keyId, at) {
+      // A pipeline update keeps the first revocation time in the same atomic write.
+      const doc = await col.findOneAndUpdate(
+        { _id: keyId },
+        [{ $set: { revoked_at: { $ifNull: ['$revoked_at', at] } } }],
+        {
+          projection: { _id: 1 },
+        },
+      );
+      return doc !== null;
+    },
+    async touch(keyId, at) {
+      await col.findOneAndUpdate({ _id: keyId }, [{ $set: { last_used_at: at } }], { projection: { _id: 1 } });
+    },
   };
 }

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createKey } from '../../../src/boot.js';
-import { authenticate, KNOWN_KEY_TTL_MS } from '../../../src/server/auth.js';
+import { authenticate, hashKey, KNOWN_KEY_TTL_MS } from '../../../src/server/auth.js';
 import { createEmbeddedStore } from '../../../src/store/embedded/index.js';
-import type { Store } from '../../../src/store/types.js';
+import type { KeyRecord, Store } from '../../../src/store/types.js';
 
 describe('server/auth', () => {
   let store: Store;
@@ -48,4 +48,41 @@ describe('server/auth', () => {
     expect(await authenticate(store, 'vk_wrong')).to.equal(null);
     expect(lookups).to.equal(2);
   });
+
+  it('refuses a revoked key once its remembered record runs out, and an expired key at its expiry', async () => {
+    let t = Date.parse('2026-11-24T10:00:00.000Z');
+    const now = () => t;
+    const rec = await createKey(store, 'vk_revoked', 10, 'test');
+    expect((await authenticate(store, 'vk_revoked', now))?.id).to.equal(rec.id);
+    await store.keys.revoke(rec.id, new Date(t).toISOString());
+    t += KNOWN_KEY_TTL_MS;
+    expect(await authenticate(store, 'vk_revoked', now)).to.equal(null);
+
+    const expiring = await createKeyExpiring(store, 'vk_expires', new Date(t + 60_000).toISOString());
+    expect((await authenticate(store, 'vk_expires', now))?.id).to.equal(expiring.id);
+    t += 60_000;
+    expect(await authenticate(store, 'vk_expires', now)).to.equal(null);
+  });
+
+  it('records when a key was last used, once per lookup of the store', async () => {
+    const t = Date.parse('2026-11-24T10:00:00.000Z');
+    const rec = await createKey(store, 'vk_used', 10, 'test');
+    await authenticate(store, 'vk_used', () => t);
+    await authenticate(store, 'vk_used', () => t + 1);
+    await new Promise((r) => setImmediate(r)); // the touch is written after the answer
+    expect((await store.keys.findByHash(rec.hash))?.last_used_at).to.equal(new Date(t).toISOString());
+  });
 });
+
+async function createKeyExpiring(store: Store, key: string, expiresAt: string): Promise<KeyRecord> {
+  const rec: KeyRecord = {
+    id: `k-${key}`,
+    hash: hashKey(key),
+    label: 'expiring',
+    credits: 1,
+    created_at: new Date().toISOString(),
+    expires_at: expiresAt,
+  };
+  await store.keys.create(rec);
+  return rec;
+}
