@@ -47,6 +47,8 @@ export interface Config {
   trustProxy?: boolean;
   /** Operator knobs: VAD and segmentation, default persona (src/tuning.ts, docs/tuning.md). */
   tuning?: Tuning;
+  /** Ended sessions older than this many days are purged (VOICE_RETENTION_DAYS); absent: kept. */
+  retentionDays?: number;
 }
 
 export class ConfigError extends Error {
@@ -212,5 +214,6 @@ export function loadConfig(env: Env = process.env): Config {
     analysisWorkers: int(env, 'VOICE_ANALYSIS_WORKERS', defaultAnalysisWorkers(), 0, 64),
     trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),
     tuning: tuning(env),
+    retentionDays: str(env, 'VOICE_RETENTION_DAYS') ? int(env, 'VOICE_RETENTION_DAYS', 0, 1, 36_500) : undefined,
   };
 }

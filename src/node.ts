@@ -7,6 +7,7 @@ import { listenMetrics } from './server/metrics-listener.js';
 import { allMounts, type Mount, type NodeContext } from './server/mounts.js';
 import { RequestLimits } from './server/rate-limit.js';
 import { allRoutes } from './server/routes/index.js';
+import { startRetention } from './store/retention.js';
 import type { Route } from './server/types.js';
 import type { Services } from './services.js';
 
@@ -67,12 +68,14 @@ export async function startNode(
   const port = uws.us_socket_local_port(listenSocket);
   const metricsPort = metricsSocket ? uws.us_socket_local_port(metricsSocket) : undefined;
   log.info({ host: config.host, port, metricsPort, node: config.nodeId }, 'listening');
+  const retention = config.retentionDays ? startRetention(services.store, config.retentionDays, log) : undefined;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       uws.us_listen_socket_close(listenSocket);
       if (metricsSocket) uws.us_listen_socket_close(metricsSocket);
+      retention?.unsubscribe();
       log.info({ hooks: drains.length, seconds: config.drainSeconds }, 'draining');
       await drainWithin(drains, config.drainSeconds * 1000, log);
       log.info('drained');

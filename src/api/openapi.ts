@@ -360,6 +360,18 @@ export const OPENAPI = {
           404: E[404],
         },
       },
+      delete: {
+        tags: ['sessions'],
+        summary:
+          'Deletes one ended session of the calling key (record and transcript). Complaints it filed stay: the block list is built from them.',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: str }],
+        responses: {
+          200: json(success({ deleted: str }, ['deleted']), 'Deleted.'),
+          401: E[401],
+          404: E[404],
+          409: error('The session is still live: delete it after it ends.'),
+        },
+      },
     },
     '/voice/numbers/{e164}': {
       get: {

@@ -125,6 +125,22 @@ export class JournaledSessions implements SessionsPort {
   }
 
   /**
+   * Removes the record from the store and from the journal, after any write of it still in flight (so no
+   * older write lands after the delete), and compacts the journal so a crash cannot replay it back.
+   */
+  async delete(id: string): Promise<boolean> {
+    await this.chains.get(id)?.catch(() => undefined);
+    const waited = this.pending.delete(id);
+    if (waited) await this.compact();
+    const stored = await this.store.sessions.delete(id);
+    return stored || waited;
+  }
+
+  purgeEnded(before: string): Promise<number> {
+    return this.store.sessions.purgeEnded(before);
+  }
+
+  /**
    * Writes every waiting record if the store answers, then compacts the journal.
    * Returns how many were written (0 when the store is still away). Overlapping calls share one run.
    */

@@ -71,6 +71,10 @@ export interface SessionsPort {
   listByKey(keyId: string, limit: number): Promise<StoredSession[]>;
   /** Sessions a node left `open` (for closing them after a crash). */
   listOpen(nodeId: string): Promise<StoredSession[]>;
+  /** Removes one record; false when there was none. */
+  delete(id: string): Promise<boolean>;
+  /** Removes ended sessions that started before `before` (ISO time); open ones are kept. Returns how many. */
+  purgeEnded(before: string): Promise<number>;
 }
 
 export interface ComplaintsPort {

@@ -113,6 +113,22 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
     });
 
     describe('sessions', function () {
+      it('deletes one record, and purges ended sessions started before a time, keeping open ones', async function () {
+        const key = `key-purge-${Math.random()}`;
+        const ended = { state: 'ended' as const };
+        const old = aSession(key, { ...ended, started_at: '2026-01-01T00:00:00.000Z' });
+        const oldOpen = aSession(key, { started_at: '2026-01-01T00:00:01.000Z' });
+        const recent = aSession(key, { ...ended, started_at: '2026-11-01T00:00:00.000Z' });
+        const gone = aSession(key, { ...ended, started_at: '2026-11-02T00:00:00.000Z' });
+        for (const s of [old, oldOpen, recent, gone]) await store.sessions.put(s);
+        expect(await store.sessions.delete(gone.id)).to.equal(true);
+        expect(await store.sessions.delete(gone.id)).to.equal(false);
+        expect(await store.sessions.get(gone.id)).to.equal(null);
+        expect(await store.sessions.purgeEnded('2026-06-01T00:00:00.000Z')).to.be.at.least(1);
+        const left = (await store.sessions.listByKey(key, 10)).map((s) => s.id);
+        expect(left.sort()).to.deep.equal([oldOpen.id, recent.id].sort());
+      });
+
       it('stores the whole record and reads it back', async function () {
         const s = aSession('key-a');
         await store.sessions.put(s);

@@ -268,6 +268,35 @@ describe('integration/http: discovery, auth, sessions', () => {
     });
   });
 
+  describe('DELETE /voice/sessions/{id}', () => {
+    const del = async (path: string, key?: string) => {
+      const res = await fetch(`${s.url}${path}`, { method: 'DELETE', headers: key ? { 'X-Auth': key } : {} });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+
+    it('deletes an ended session of the calling key: it is gone from reads and lists', async () => {
+      const rec = session(keyId, '2026-02-02T00:00:00.000Z', { id: randomUUID() });
+      await s.services.store.sessions.put(rec);
+      const r = await del(`/voice/sessions/${rec.id}`, s.key);
+      expect(r.status).to.equal(200);
+      expect(r.body).to.deep.equal({ status: 'success', deleted: rec.id });
+      expectError(await get(s, `/voice/sessions/${rec.id}`, { 'X-Auth': s.key }), 404, /not found/);
+      const listed = await get(s, '/voice/sessions?limit=200', { 'X-Auth': s.key });
+      expect((listed.body.sessions as Json[]).map((x) => x.id)).not.to.include(rec.id);
+      expectError(await del(`/voice/sessions/${rec.id}`, s.key), 404, /not found/);
+    });
+
+    it("answers 404 for another key's session and leaves it, 401 without a key, 409 while it is live", async () => {
+      expectError(await del('/voice/sessions/other-1', s.key), 404, /not found/);
+      expect((await get(s, '/voice/sessions/other-1', { 'X-Auth': s.otherKey })).status).to.equal(200);
+      expectError(await del('/voice/sessions/other-1'), 401);
+      const live = session(keyId, '2026-02-03T00:00:00.000Z', { id: randomUUID(), state: 'open' });
+      await s.services.store.sessions.put(live);
+      expectError(await del(`/voice/sessions/${live.id}`, s.key), 409, /live/);
+      expect((await get(s, `/voice/sessions/${live.id}`, { 'X-Auth': s.key })).status).to.equal(200);
+    });
+  });
+
   describe('unknown routes', () => {
     it('answers 404 in the error shape', async () => {
       expectError(await get(s, '/voice/nope'), 404, /GET \/voice\/nope/);

@@ -49,6 +49,7 @@ describe('config', () => {
       VOICE_OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1/',
       MONGODB_URL: 'mongodb://db:27017/voice',
       VOICE_NODE_ID: 'node-a',
+      VOICE_RETENTION_DAYS: '90',
     });
     expect(c.port).to.equal(0);
     expect([...c.features]).to.deep.equal(['scan', 'honeypot']);
@@ -62,6 +63,8 @@ describe('config', () => {
     expect(c.openaiBaseUrl).to.equal('http://127.0.0.1:9000/v1');
     expect(c.mongodbUrl).to.equal('mongodb://db:27017/voice');
     expect(c.nodeId).to.equal('node-a');
+    expect(c.retentionDays).to.equal(90);
+    expect(loadConfig({}).retentionDays).to.equal(undefined);
   });
 
   it('treats blank values as unset', () => {
@@ -78,6 +81,8 @@ describe('config', () => {
       failsOn({ VOICE_RATE_LIMIT: '0' }, 'VOICE_RATE_LIMIT');
       failsOn({ VOICE_SIP_RTP_TIMEOUT: 'x' }, 'VOICE_SIP_RTP_TIMEOUT');
       failsOn({ VOICE_METRICS_PORT: 'x' }, 'VOICE_METRICS_PORT');
+      failsOn({ VOICE_RETENTION_DAYS: '0' }, 'VOICE_RETENTION_DAYS', /between 1 and 36500/);
+      failsOn({ VOICE_RETENTION_DAYS: 'a year' }, 'VOICE_RETENTION_DAYS', /whole number/);
     });
 
     it('choices', () => {

@@ -51,5 +51,19 @@ export function sessionsRoutes(s: Services): Route[] {
         return ok({ session: publicRecord(found), verdict: storedVerdict(found), intel: found.intel });
       },
     },
+    {
+      method: 'DELETE',
+      path: '/voice/sessions/:id',
+      auth: 'header',
+      handle: async (req) => {
+        const id = req.params.id ?? '';
+        const found = id.length <= 200 ? await s.store.sessions.get(id) : null;
+        if (!found || found.key_id !== req.key!.id) throw new HttpError(404, `session not found: ${id}`);
+        // A live call would write its record back when it ends: it is deleted after that, not before.
+        if (found.state === 'open') throw new HttpError(409, `session is live: delete it after it ends (${id})`);
+        await s.store.sessions.delete(id);
+        return ok({ deleted: id });
+      },
+    },
   ];
 }

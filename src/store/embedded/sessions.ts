@@ -21,6 +21,8 @@ export function embeddedSessions(db: Db, batch: GroupCommit): SessionsPort {
   const open = db.prepare<[string], Row>(
     "SELECT doc FROM sessions WHERE state = 'open' AND node_id = ? ORDER BY started_at, id",
   );
+  const remove = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+  const purge = db.prepare<[string]>("DELETE FROM sessions WHERE state <> 'open' AND started_at < ?");
 
   return {
     async put(s) {
@@ -43,6 +45,12 @@ export function embeddedSessions(db: Db, batch: GroupCommit): SessionsPort {
     },
     async listOpen(nodeId) {
       return open.all(nodeId).map(parse);
+    },
+    async delete(id) {
+      return batch.run(() => remove.run(id).changes === 1);
+    },
+    async purgeEnded(before) {
+      return batch.run(() => purge.run(before).changes);
     },
   };
 }

@@ -29,5 +29,12 @@ export async function mongoSessions(db: Db): Promise<SessionsPort> {
     async listOpen(nodeId) {
       return (await col.find({ state: 'open', node_id: nodeId }).sort({ started_at: 1, _id: 1 }).toArray()).map(read);
     },
+    async delete(id) {
+      return (await col.deleteOne({ _id: id })).deletedCount === 1;
+    },
+    async purgeEnded(before) {
+      // ISO times in one format compare as strings; `by_key_newest` does not serve this, a full scan an hour does.
+      return (await col.deleteMany({ state: { $ne: 'open' }, started_at: { $lt: before } })).deletedCount;
+    },
   };
 }
