@@ -3,6 +3,7 @@ import type { Config } from '../src/config.js';
 import type { EndReason, OutboundFrame } from '../src/domain/frames.js';
 import { conversation } from '../src/honeypot/conversation.js';
 import { createGenerativeDialogue } from '../src/honeypot/dialogue/generative.js';
+import { createLennyDialogue } from '../src/honeypot/dialogue/lenny.js';
 import { createScriptedDialogue } from '../src/honeypot/dialogue/scripted.js';
 import type { DialogueEngine } from '../src/honeypot/dialogue/types.js';
 import { choosePersona, personaInfo } from '../src/honeypot/personas.js';
@@ -74,6 +75,9 @@ const chatModels = new WeakMap<Config, ChatModel | null>();
 
 function defaultEngine(ctx: PipelineContext, scripted: DialogueEngine): DialogueEngine {
   const { config } = ctx.services;
+  const chosen = config.tuning?.honeypotEngine ?? 'auto';
+  if (chosen === 'lenny') return createLennyDialogue();
+  if (chosen === 'scripted') return scripted;
   if (!chatModels.has(config)) chatModels.set(config, createChatModel(config));
   const chat = chatModels.get(config);
   return chat ? createGenerativeDialogue(chat) : scripted;

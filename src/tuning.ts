@@ -20,7 +20,15 @@ export interface Tuning {
   };
   /** Persona id the honeypot uses when a call names none; undefined: a random persona per call. */
   persona?: string;
+  /**
+   * The honeypot's dialogue engine: `auto` (generative when a chat model is configured, else scripted),
+   * `scripted` (the embedded engine, even with a chat model), or `lenny` (the fixed-loop baseline).
+   */
+  honeypotEngine?: HoneypotEngine;
 }
+
+export const HONEYPOT_ENGINES = ['auto', 'scripted', 'lenny'] as const;
+export type HoneypotEngine = (typeof HONEYPOT_ENGINES)[number];
 
 /** Values in force when no variable is set: the segmenter's own defaults. */
 export const DEFAULT_TUNING: Tuning = {
@@ -62,6 +70,12 @@ export function loadTuning(env: Env = process.env): Tuning {
   };
   const persona = env.VOICE_HONEYPOT_PERSONA?.trim();
   if (persona) t.persona = persona;
+  const engine = env.VOICE_HONEYPOT_ENGINE?.trim().toLowerCase();
+  if (engine) {
+    if (!(HONEYPOT_ENGINES as readonly string[]).includes(engine))
+      throw new TuningError('VOICE_HONEYPOT_ENGINE', `expected one of ${HONEYPOT_ENGINES.join(', ')}, got "${engine}"`);
+    t.honeypotEngine = engine as HoneypotEngine;
+  }
   return t;
 }
 
@@ -74,6 +88,7 @@ export function describeTuning(t: Tuning): Record<string, unknown> {
     utterance_min_speech_ms: t.segmenter.minSpeechMs,
     utterance_max_ms: t.segmenter.maxUtteranceMs,
     honeypot_persona: t.persona ?? 'random',
+    honeypot_engine: t.honeypotEngine ?? 'auto',
     // Fixed by the spec: the model scores every 30 s when at least 120 new characters arrived.
     model_every_ms: MODEL_EVERY_MS,
     model_min_new_chars: MODEL_MIN_NEW_CHARS,

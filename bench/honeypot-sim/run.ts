@@ -18,13 +18,14 @@ import { PERSONAS } from '../../src/honeypot/personas.js';
 import type { Persona } from '../../src/honeypot/types.js';
 import { createEspeak } from '../../src/providers/tts/espeak.js';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { Scammer } from './scammer.js';
+import { Scammer, SCAMMER_STYLES, type ScammerStyle } from './scammer.js';
 import { SCAMS, type ScamProfile } from './scams.js';
 
 interface CallResult {
   persona: string;
   engine: string;
   scam: string;
+  style: ScammerStyle;
   turns: number;
   simulatedMinutes: number;
   intelFields: string[];
@@ -65,6 +66,8 @@ async function call(
   persona: Persona,
   scam: ScamProfile,
   secondsPerWord: number,
+  engine: Engine = 'scripted',
+  style: ScammerStyle = 'patient',
 ): Promise<CallResult> {
   const ws = new WebSocket(`${server.wsUrl}/voice/honeypot/stream?key=${server.key}&persona=${persona.id}`);
   const events: Array<Record<string, unknown>> = [];
@@ -102,7 +105,7 @@ async function call(
     }),
   );
   await waitPersona(1);
-  const scammer = new Scammer(scam);
+  const scammer = new Scammer(scam, style);
   let seconds = words(String(personaLines()[0]?.text ?? '')) * secondsPerWord;
   let line: string | null = scammer.opening();
   let why = 'hung up';
@@ -127,8 +130,9 @@ async function call(
   const intel = (ended.intel ?? {}) as Record<string, unknown>;
   return {
     persona: persona.id,
-    engine: 'scripted',
+    engine,
     scam: scam.type,
+    style,
     turns: scammer.turns,
     simulatedMinutes: seconds / 60,
     intelFields: Object.keys(intel).filter((k) => k !== 'scripts' && k !== 'dtmf'),
@@ -158,7 +162,7 @@ function controls(): Array<{ engine: string; turns: number }> {
     ],
   ] as const) {
     for (const scam of SCAMS) {
-      const scammer = new Scammer(scam);
+      const scammer = new Scammer(scam, 'patient');
       const speak = make();
       let line: string | null = scammer.opening();
       while (line !== null) line = scammer.reply(speak()).line;
@@ -185,11 +189,60 @@ function table(results: CallResult[], key: 'persona' | 'scam'): string {
   ].join('\n');
 }
 
+type Engine = 'scripted' | 'lenny';
+const ENGINES: readonly Engine[] = ['scripted', 'lenny'];
+
+/**
+ * Every scam type against every scammer style, once per engine, the personas taken in turn: how much
+ * longer the scripted engine keeps each kind of caller than the fixed-loop baseline does.
+ */
+async function engineMatrix(voices: Map<string, number>, repeat: number): Promise<CallResult[]> {
+  const out: CallResult[] = [];
+  for (const engine of ENGINES) {
+    const server = await startTestServer({ VOICE_TTS: 'none', VOICE_LOG_LEVEL: 'warn', VOICE_HONEYPOT_ENGINE: engine });
+    try {
+      let i = 0;
+      for (let r = 0; r < repeat; r++)
+        for (const style of SCAMMER_STYLES)
+          for (const scam of SCAMS) {
+            const persona = PERSONAS[i++ % PERSONAS.length]!;
+            out.push(await call(server, persona, scam, voices.get(persona.id)!, engine, style));
+          }
+    } finally {
+      await server.close();
+    }
+  }
+  return out;
+}
+
+/** Minutes on the line per scammer style and engine, with the scripted engine's multiple of the baseline. */
+function engineTable(results: CallResult[]): string {
+  const minutes = (engine: Engine, style: ScammerStyle, scam?: string) =>
+    mean(
+      results
+        .filter((r) => r.engine === engine && r.style === style && (scam === undefined || r.scam === scam))
+        .map((r) => r.simulatedMinutes),
+    );
+  const turns = (engine: Engine, style: ScammerStyle) =>
+    mean(results.filter((r) => r.engine === engine && r.style === style).map((r) => r.turns));
+  const rows = SCAMMER_STYLES.map((style) => {
+    const s = minutes('scripted', style);
+    const l = minutes('lenny', style);
+    const worst = Math.min(...SCAMS.map((x) => minutes('scripted', style, x.type) / minutes('lenny', style, x.type)));
+    return `| ${style} | ${s.toFixed(1)} (${turns('scripted', style).toFixed(1)} turns) | ${l.toFixed(1)} (${turns('lenny', style).toFixed(1)} turns) | ${(s / l).toFixed(1)}× | ${worst.toFixed(1)}× |`;
+  });
+  return [
+    '| scammer style | scripted: minutes (turns) | Lenny-style loop: minutes (turns) | scripted ÷ loop | lowest ratio over scam types |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
 /** `measureVoices: false` estimates persona speech from the configured rate instead of synthesising (fast, for tests). */
 export async function runHoneypotSim(
   repeat = 2,
   opts: { measureVoices?: boolean } = {},
-): Promise<{ results: CallResult[]; markdown: string }> {
+): Promise<{ results: CallResult[]; matrix: CallResult[]; markdown: string }> {
   const prev = process.env.VOICE_HONEYPOT_SILENCE_MS;
   const voices =
     opts.measureVoices === false
@@ -207,6 +260,7 @@ export async function runHoneypotSim(
     await server.close();
     if (prev !== undefined) process.env.VOICE_HONEYPOT_SILENCE_MS = prev;
   }
+  const matrix = await engineMatrix(voices, repeat);
   const fieldCounts = new Map<string, number>();
   for (const r of results) for (const f of r.intelFields) fieldCounts.set(f, (fieldCounts.get(f) ?? 0) + 1);
   const whys = new Map<string, number>();
@@ -236,12 +290,29 @@ export async function runHoneypotSim(
     '',
     `Controls against the same scammers (in process, no socket): ${ctlText}.`,
     '',
+    '### Against the known baseline, by scammer style',
+    '',
+    `Every scam type × scammer style, ${repeat}× per engine (${matrix.length} calls), personas taken in turn. The baseline is a Lenny-style loop (\`VOICE_HONEYPOT_ENGINE=lenny\`: sixteen fixed lines of a hard-of-hearing old man, one per caller pause, whatever was said). Styles: \`patient\` as above; \`repeater\` says its last line again every fourth turn and hangs up on a word-for-word identical answer; \`repeat_intolerant\` hangs up on any line it heard before; \`hurried\` has half the patience and leaves after two non-answers.`,
+    '',
+    engineTable(matrix),
+    '',
+    `Why they hung up, scripted: ${whyList(matrix.filter((r) => r.engine === 'scripted'))}; loop: ${whyList(matrix.filter((r) => r.engine === 'lenny'))}.`,
+    '',
     `Why the scammer hung up: ${[...whys.entries()]
       .sort((a, b) => b[1] - a[1])
       .map(([w, n]) => `${w} (${n})`)
       .join(', ')}.`,
   ].join('\n');
-  return { results, markdown };
+  return { results, matrix, markdown };
+}
+
+function whyList(rs: CallResult[]): string {
+  const whys = new Map<string, number>();
+  for (const r of rs) whys.set(r.why, (whys.get(r.why) ?? 0) + 1);
+  return [...whys.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([w, n]) => `${w} (${n})`)
+    .join(', ');
 }
 
 function writeResults(markdown: string): void {
@@ -260,10 +331,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const at = args.indexOf('--repeat');
   const repeat = at >= 0 ? Math.max(1, Number(args[at + 1]) || 2) : 2;
-  const { results, markdown } = await runHoneypotSim(repeat);
+  const { results, matrix, markdown } = await runHoneypotSim(repeat);
   fs.writeFileSync(
     path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json'),
-    JSON.stringify(results, null, 2),
+    JSON.stringify({ personas: results, engines: matrix }, null, 2),
   );
   console.log(markdown);
   if (args.includes('--write')) writeResults(markdown);

@@ -2,6 +2,13 @@
  * A scripted scammer that reacts to the persona: answers its questions (giving away the intel the
  * honeypot is after), keeps pitching, and loses patience when stalled too obviously (several
  * non-answers in a row, the persona repeating itself, being asked for what it already said).
+ *
+ * Styles model callers who test whether they are talking to a bot:
+ * - `patient`: the behaviour above.
+ * - `repeater`: every fourth turn says its last line again and hangs up when the answer is word for word
+ *   the one it got the first time (a recording answers a question the same way twice).
+ * - `repeat_intolerant`: hangs up the moment it hears a line it already heard.
+ * - `hurried`: starts with half the patience (at most 3) and gives up after two non-answers in a row.
  */
 import type { ScamProfile } from './scams.js';
 
@@ -33,6 +40,9 @@ const QUESTIONS: ReadonlyArray<[Field, RegExp]> = [
 const PROGRESS =
   /\b(it starts|it says|the screen|i typed|it is on|my bank is|my address|i was born|let me read that back|so that was|i am writing it down|i have got the computer open|it is asking me|did i get that right|my phone beeped|i have found|i have got my|what happens|next step|what do i do|explain)\b/i;
 
+export const SCAMMER_STYLES = ['patient', 'repeater', 'repeat_intolerant', 'hurried'] as const;
+export type ScammerStyle = (typeof SCAMMER_STYLES)[number];
+
 export interface ScammerTurn {
   /** What the scammer says next, or null when it hangs up. */
   line: string | null;
@@ -46,20 +56,31 @@ export class Scammer {
   private nonAnswers = 0;
   private readonly heard = new Set<string>();
   private readonly told = new Map<Field, number>();
+  private readonly giveUpAfterNonAnswers: number;
+  /** The scammer's last line and the persona's answer to it (for the repeater's probe). */
+  private last?: { line: string; answer?: string };
+  /** Set while the repeater waits for the answer to a repeated line: the answer it got the first time. */
+  private probing?: string;
   turns = 0;
 
   constructor(
     private readonly p: ScamProfile,
+    private readonly style: ScammerStyle = 'patient',
     private readonly maxTurns = 60,
-    private readonly giveUpAfterNonAnswers = 3,
   ) {
-    this.patience = p.patience;
+    this.patience = style === 'hurried' ? Math.min(3, Math.ceil(p.patience / 2)) : p.patience;
+    this.giveUpAfterNonAnswers = style === 'hurried' ? 2 : 3;
   }
 
   opening(): string {
     this.pitchAt = 1;
     this.turns = 1;
-    return this.p.pitch[0]!;
+    return this.say(this.p.pitch[0]!);
+  }
+
+  private say(line: string): string {
+    this.last = { line };
+    return line;
   }
 
   answer(field: Field): string {
@@ -90,11 +111,23 @@ export class Scammer {
 
   /** The scammer's reply to one persona line. */
   reply(persona: string): ScammerTurn {
+    if (this.probing !== undefined) {
+      const same = this.probing === persona;
+      this.probing = undefined;
+      if (same) return { line: null, why: 'same answer to a repeated question' };
+    }
+    if (this.last && this.last.answer === undefined) this.last.answer = persona;
     if (this.heard.has(persona)) {
+      if (this.style === 'repeat_intolerant') return { line: null, why: 'persona repeated itself (hung up at once)' };
       this.patience -= 2;
       if (this.patience <= 0) return { line: null, why: 'persona repeated itself' };
     }
     this.heard.add(persona);
+    if (this.style === 'repeater' && this.turns % 4 === 3 && this.last?.answer !== undefined) {
+      this.probing = this.last.answer;
+      this.turns += 1;
+      return { line: `Sorry, let me ask you again. ${this.last.line}` };
+    }
 
     const asked = QUESTIONS.filter(([, re]) => re.test(persona)).map(([f]) => f);
     const parts: string[] = [];
@@ -123,6 +156,6 @@ export class Scammer {
       if (this.patience <= 0) return { line: null, why: 'pitch exhausted, out of patience' };
     }
     this.turns += 1;
-    return { line: parts.join(' ') };
+    return { line: this.say(parts.join(' ')) };
   }
 }

@@ -20,10 +20,12 @@ describe('tuning', () => {
       VOICE_UTTERANCE_MIN_SPEECH_MS: '150',
       VOICE_UTTERANCE_MAX_MS: '8000',
       VOICE_HONEYPOT_PERSONA: 'grandma',
+      VOICE_HONEYPOT_ENGINE: 'Lenny',
     });
     expect(t).to.deep.equal({
       segmenter: { mode: 3, hangoverMs: 400, onsetMs: 80, minSpeechMs: 150, maxUtteranceMs: 8000 },
       persona: 'grandma',
+      honeypotEngine: 'lenny',
     });
     expect(loadConfig({ VOICE_VAD_HANGOVER_MS: '900' }).tuning?.segmenter.hangoverMs).to.equal(900);
   });
@@ -33,6 +35,10 @@ describe('tuning', () => {
     expect(() => loadConfig({ VOICE_VAD_HANGOVER_MS: 'long' })).to.throw(
       ConfigError,
       /^VOICE_VAD_HANGOVER_MS: expected a whole number/,
+    );
+    expect(() => loadConfig({ VOICE_HONEYPOT_ENGINE: 'parrot' })).to.throw(
+      ConfigError,
+      /^VOICE_HONEYPOT_ENGINE: expected one of auto, scripted, lenny, got "parrot"/,
     );
   });
 });

@@ -77,6 +77,13 @@ describe('honeypot scripted dialogue', () => {
     }
   });
 
+  it('does not sound the same on two calls: the same caller lines get other replies', async () => {
+    const caller = ['This is Microsoft support.', 'Your computer has a virus.', 'Go to the website.', 'Are you there?'];
+    const a = (await converse(caller, 11)).replies;
+    const b = (await converse(caller, 12)).replies;
+    expect(a.filter((line, i) => line === b[i]).length).to.be.at.most(1);
+  });
+
   it('never agrees to pay and never gives a real card number', async () => {
     const { replies } = await converse([
       'Go buy five hundred dollars of Google Play gift cards now.',
