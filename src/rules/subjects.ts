@@ -155,16 +155,14 @@ export function storySubjects(text: string): Category[] {
 }
 
 /**
- * The verdict's subject. Below `suspicious` a call is `none`. A call at `likely_scam` or above keeps the
- * specific subject its evidence chose. Otherwise the proposal stands only when the call tells its story;
- * else the first story the call tells; else, for a weak call, `Other` (it names no fraud the words
- * support, and `Other` is never filed below 0.85), and for a strong one the proposal (`Scammers`,
- * `Phishing` …).
+ * The verdict's subject. Below `suspicious` a call is `none`. A proposal stands when the call tells its
+ * story; else the call gets the first story it tells; else a specific proposal stands on a call at
+ * `likely_scam` or above (its evidence chose it), a catch-all too; and a weak call that tells no story is
+ * `Other` (it names no fraud its words support, and `Other` is never filed below 0.85).
  */
 export function settleSubject(text: string, score: number, proposed: VerdictCategory): VerdictCategory {
   if (score < SUSPICIOUS_AT) return 'none';
   const specific = proposed !== 'none' && !CATCH_ALL.has(proposed);
-  if (specific && score >= LIKELY_SCAM_AT) return proposed;
   const stories = storySubjects(text);
   if (specific && stories.includes(proposed as Category)) return proposed;
   if (stories.length) return stories[0]!;

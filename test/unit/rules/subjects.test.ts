@@ -34,14 +34,19 @@ describe('rules/subjects: a weak call gets the subject its story supports, or Ot
     expect(settleSubject(text, 0.45, 'Warranties & Protection Plans')).to.equal('Warranties & Protection Plans');
   });
 
-  it('a strong call keeps the specific subject its evidence chose; a catch-all gives way to a story', () => {
-    expect(settleSubject(CHARITY, 0.9, 'Bank/Credit Card Company Imposter')).to.equal(
-      'Bank/Credit Card Company Imposter',
-    );
+  it('a strong call keeps a subject its story supports; an unsupported one or a catch-all gives way to a story', () => {
+    const bank = 'This is the fraud department of your bank, there are unauthorized charges on your card.';
+    expect(settleSubject(bank, 0.9, 'Bank/Credit Card Company Imposter')).to.equal('Bank/Credit Card Company Imposter');
+    expect(settleSubject(CHARITY, 0.9, 'Bank/Credit Card Company Imposter')).to.equal('Charity');
     expect(settleSubject(MOVING, 0.9, 'Scammers')).to.equal('Moving');
     expect(settleSubject(MOVING, 0.9, 'Phishing')).to.equal('Moving');
+  });
+
+  it('a strong call that tells no story keeps what its evidence chose', () => {
+    expect(settleSubject(NO_STORY, 0.9, 'Rental')).to.equal('Rental');
     expect(settleSubject(NO_STORY, 0.9, 'Scammers')).to.equal('Scammers');
     expect(settleSubject(NO_STORY, 0.9, 'Phishing')).to.equal('Phishing');
+    expect(settleSubject(NO_STORY, 0.9, 'none')).to.equal('Scammers');
   });
 
   it('the final analysis (rules and the embedded model) names weak moving and warranty pitches by their story', async () => {
