@@ -3,6 +3,7 @@ import { mergeIntel, type Intel } from '../src/domain/intel.js';
 import { CLEAN_VERDICT, type Verdict } from '../src/domain/verdict.js';
 import type { Analysis, ModelInput, ModelProvider } from '../src/providers/llm/types.js';
 import { scoreText } from '../src/rules/index.js';
+import { canonicalIntel } from '../src/rules/intel/extract.js';
 import { withSettledSubject } from '../src/rules/subjects.js';
 
 export interface FinalAnalysis {
@@ -32,7 +33,7 @@ export async function finalAnalysis(
     }
   }
   const verdict = withSettledSubject(combine(rules, model) ?? CLEAN_VERDICT, input.callerText);
-  const intel = mergeIntel(rules.intel, model?.intel);
+  const intel = mergeIntel(rules.intel, canonicalIntel(model?.intel));
   return { verdict, intel };
 }
 

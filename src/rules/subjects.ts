@@ -106,7 +106,7 @@ export const STORIES: ReadonlyArray<readonly [Category, RegExp]> = [
   [
     // A known business's name outranks the bank story its script borrows ("suspicious activity on your account").
     GOV,
-    /\b(?:amazon|apple|icloud|direct ?tv|at&t|comcast|xfinity|spectrum|verizon|fedex|ups|usps|dhl|postal service|package (?:delivery|could not be delivered|is on hold)|order (?:has been |was )?placed|pre-?authori[sz]ed)\b/,
+    /\b(?:amazon|apple|icloud|direct? ?tv|at&t|comcast|xfinity|spectrum|verizon|fedex|ups|usps|dhl|postal service|package (?:delivery|could not be delivered|is on hold)|order (?:has been |was )?placed|pre-?authori[sz]ed)\b/,
   ],
   [
     'Bank/Credit Card Company Imposter',

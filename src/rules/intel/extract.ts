@@ -3,7 +3,7 @@ import { allMatches } from '../../util/matches.js';
 import { before, callbackNumbers } from './callback.js';
 import { abaValid, base58CheckBitcoin, bech32Bitcoin, ethereumAddress, luhnValid } from './checksums.js';
 import { GIFT_CARD_BRANDS, PAYMENT_APPS, REMOTE_TOOLS, findLexicon } from './lexicons.js';
-import { names, organizations } from './parties.js';
+import { canonicalOrganizations, names, organizations } from './parties.js';
 import { digitizeSpoken, unspeakAddresses } from './spoken.js';
 
 export { callbackNumbers } from './callback.js';
@@ -308,4 +308,10 @@ function extractLine(text: string, acc: Acc): void {
     acc.callback_numbers = acc.callback_numbers.filter((n) => !taken.has(n.replace(/^\+1?/, '')));
     if (!acc.callback_numbers.length) delete acc.callback_numbers;
   }
+}
+
+/** Another extractor's intel with its organisations in the rules' canonical form (see `canonicalOrganizations`). */
+export function canonicalIntel(intel: Intel | undefined): Intel | undefined {
+  if (!intel?.organizations) return intel;
+  return { ...intel, organizations: intel.organizations.flatMap(canonicalOrganizations) };
 }

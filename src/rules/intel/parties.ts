@@ -169,3 +169,16 @@ export function names(line: string): string[] {
   }
   return out;
 }
+
+/**
+ * An organisation another extractor (a remote model) reported, in the rules' form: a known one under its
+ * canonical label, any other cut at its sentence's end and without trailing punctuation. So the same
+ * organisation from two extractors is one fact in `intel_count` and in a filed complaint.
+ */
+export function canonicalOrganizations(value: string): string[] {
+  const line = value.split('\n')[0]!.trim();
+  const known = findLexicon(line, ORGANIZATIONS);
+  if (known.length) return known;
+  const org = orgFromPhrase(line.replace(/\s+/g, ' ')) || line.replace(/[\s.,;:!?'-]+$/, '');
+  return org ? [org] : [];
+}

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import { complaintComment } from '../../../src/domain/complaint.js';
 import { countIntel, mergeIntel } from '../../../src/domain/intel.js';
-import { extractIntel } from '../../../src/rules/intel/extract.js';
+import { canonicalIntel, extractIntel } from '../../../src/rules/intel/extract.js';
 import { digitizeSpoken } from '../../../src/rules/intel/spoken.js';
 import { callerText, createRuleScorer, parseTranscript, scoreText } from '../../../src/rules/index.js';
 
@@ -90,6 +90,20 @@ describe('rules/intel: one clean entry per organisation and name', () => {
     expect(comment).to.include('Organizations: IRS\n');
     expect(comment).to.include('Names: Officer John Miller\n');
     expect(comment.split('\n').filter((l) => l.startsWith('Organizations'))).to.have.length(1);
+  });
+});
+
+describe('rules/intel: another extractor’s organisations', () => {
+  it('a remote model’s organisations take the rules’ canonical form, so one organisation is one fact', () => {
+    const model = canonicalIntel({
+      organizations: ['Internal Revenue Service.', 'the Acme Support Center,', 'AT&T DirecTV'],
+      names: ['John'],
+    });
+    expect(model?.organizations).to.deep.equal(['IRS', 'Acme Support Center', 'AT&T', 'DirecTV']);
+    const merged = mergeIntel({ organizations: ['IRS', 'DirecTV'] }, model);
+    expect(merged.organizations).to.deep.equal(['IRS', 'DirecTV', 'Acme Support Center', 'AT&T']);
+    expect(countIntel(merged)).to.equal(5);
+    expect(canonicalIntel(undefined)).to.equal(undefined);
   });
 });
 
