@@ -3,6 +3,8 @@ import { mergeIntel, type Intel } from '../src/domain/intel.js';
 import { CLEAN_VERDICT, type Verdict } from '../src/domain/verdict.js';
 import type { Analysis, ModelInput, ModelProvider } from '../src/providers/llm/types.js';
 import { scoreText } from '../src/rules/index.js';
+import { canonicalIntel } from '../src/rules/intel/extract.js';
+import { withSettledSubject } from '../src/rules/subjects.js';
 
 export interface FinalAnalysis {
   verdict: Verdict;
@@ -30,8 +32,8 @@ export async function finalAnalysis(
       onProviderError?.(e instanceof Error ? e : new Error(String(e)));
     }
   }
-  const verdict = combine(rules, model) ?? CLEAN_VERDICT;
-  const intel = mergeIntel(rules.intel, model?.intel);
+  const verdict = withSettledSubject(combine(rules, model) ?? CLEAN_VERDICT, input.callerText);
+  const intel = mergeIntel(rules.intel, canonicalIntel(model?.intel));
   return { verdict, intel };
 }
 

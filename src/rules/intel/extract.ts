@@ -1,9 +1,13 @@
-import { findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Intel, IntelListField } from '../../domain/intel.js';
 import { allMatches } from '../../util/matches.js';
+import { before, callbackNumbers } from './callback.js';
 import { abaValid, base58CheckBitcoin, bech32Bitcoin, ethereumAddress, luhnValid } from './checksums.js';
-import { GIFT_CARD_BRANDS, ORGANIZATIONS, PAYMENT_APPS, REMOTE_TOOLS, findLexicon } from './lexicons.js';
+import { GIFT_CARD_BRANDS, PAYMENT_APPS, REMOTE_TOOLS, findLexicon } from './lexicons.js';
+import { canonicalOrganizations, names, organizations } from './parties.js';
 import { digitizeSpoken, unspeakAddresses } from './spoken.js';
+
+export { callbackNumbers } from './callback.js';
+export { names, organizations } from './parties.js';
 
 type Acc = { [K in IntelListField]?: string[] };
 
@@ -15,50 +19,6 @@ function add(acc: Acc, field: IntelListField, value: string | undefined): void {
   if (!v) return;
   const list = (acc[field] ??= []);
   if (list.length < MAX_PER_FIELD && !list.some((x) => x.toLowerCase() === v.toLowerCase())) list.push(v);
-}
-
-/** Text just before a position, for "is this a case number or a phone number" questions. */
-function before(text: string, index: number, span = 40): string {
-  return text.slice(Math.max(0, index - span), index).toLowerCase();
-}
-
-const REFERENCE_WORDS =
-  /\b(?:case|badge|reference|ref|docket|claim|ticket|order|confirmation|employee|agent|officer|id|account|routing|card|member|policy|invoice|tracking)\s*(?:number|no\.?|id|#|code)?\s*(?:is|was|:)?\s*$/;
-
-// ── phone numbers ───────────────────────────────────────────────────────────────────────────
-/** Stretches that could hold a phone number; the parser only ever sees these short pieces (linear time). */
-const PHONE_CANDIDATE = /(?:\+\s?)?\(?\d[\d\s().-]{5,24}\d/g;
-
-/** A call holds a handful of numbers; past these many candidates a text is noise, not a call. */
-const MAX_CANDIDATES = 400;
-const MAX_SEARCHES = 40;
-
-export function callbackNumbers(digitized: string, region: 'US' = 'US'): string[] {
-  const out: string[] = [];
-  const keep = (e164: string, at: number) => {
-    if (REFERENCE_WORDS.test(before(digitized, at, 30))) return;
-    if (!out.includes(e164)) out.push(e164);
-  };
-  let candidates = 0;
-  let searches = 0;
-  for (const m of allMatches(PHONE_CANDIDATE, digitized, MAX_CANDIDATES + 1)) {
-    if (++candidates > MAX_CANDIDATES) break;
-    const start = m.index ?? 0;
-    const raw = m[0].trim();
-    const digits = raw.replace(/\D/g, '');
-    if (digits.length < 7) continue;
-    // The common case, one whole number, parses directly; anything else is searched (bounded).
-    const direct = digits.length <= 15 ? parsePhoneNumberFromString(raw, region) : undefined;
-    if (direct?.isValid()) {
-      keep(direct.number, start);
-      continue;
-    }
-    if (++searches > MAX_SEARCHES) continue;
-    for (const found of findPhoneNumbersInText(raw, region)) {
-      if (found.number.isValid()) keep(found.number.number, start + found.startsAt);
-    }
-  }
-  return out;
 }
 
 // ── e-mail and web addresses ─────────────────────────────────────────────────────────────────
@@ -311,94 +271,19 @@ export function addresses(text: string): string[] {
   return [...new Set(allMatches(ADDRESS, text).map((m) => m[0].replace(/[.,]+$/, '').trim()))];
 }
 
-// ── names ────────────────────────────────────────────────────────────────────────────────────
-const NOT_NAMES = new Set([
-  'calling',
-  'from',
-  'with',
-  'the',
-  'your',
-  'a',
-  'an',
-  'just',
-  'not',
-  'sorry',
-  'here',
-  'going',
-  'trying',
-  'glad',
-  'an automated',
-  'important',
-  'urgent',
-  'regarding',
-  'about',
-  'to',
-  'very',
-  'so',
-  'really',
-  'in',
-  'on',
-  'at',
-  'fine',
-  'good',
-  'okay',
-  'ok',
-  'well',
-  'ready',
-  'sure',
-  'calling you',
-  'amazon',
-  'apple',
-  'microsoft',
-  'social',
-  'final',
-]);
-const TITLE = String.raw`(?:[Oo]fficer|[Aa]gent|[Dd]etective|[Ss]ergeant|[Ii]nspector|[Ii]nvestigator|[Dd]eputy|Dr\.?|Mr\.?|Mrs\.?|Ms\.?)`;
-/** Introductions ("my name is …", "this is Officer …"); the name itself must be capitalised. */
-const NAME = new RegExp(
-  String.raw`\b(?:[Mm]y name is|[Tt]his is|I am|I'm|[Ss]peaking with|[Ii]t's)\s+(${TITLE}\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b|\b(${TITLE})\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`,
-  'g',
-);
-
-export function names(text: string): string[] {
-  const out: string[] = [];
-  for (const m of allMatches(NAME, text)) {
-    if (out.length >= MAX_PER_FIELD) break;
-    const title = (m[1] ?? m[3] ?? '').trim();
-    const name = (m[2] ?? m[4] ?? '').trim();
-    if (!name || NOT_NAMES.has(name.toLowerCase()) || NOT_NAMES.has(name.split(/\s+/)[0]!.toLowerCase())) continue;
-    if (ORGANIZATIONS.some((o) => o.label.toLowerCase() === name.toLowerCase())) continue;
-    const full = title ? `${title[0]!.toUpperCase()}${title.slice(1)} ${name}` : name;
-    if (!out.some((x) => x.toLowerCase().endsWith(name.toLowerCase()))) out.push(full);
-  }
-  return out;
-}
-
-// ── organisations ────────────────────────────────────────────────────────────────────────────
-const ORG_PHRASE =
-  /\b(?:calling (?:you )?from|(?:this|call) is from|on behalf of|with the|from the|here at|representing)\s+((?:the\s+)?(?:[A-Z][A-Za-z&.'-]*|of|and|for)(?:\s+(?:[A-Z][A-Za-z&.'-]*|of|and|for)){0,6})/g;
-
-export function organizations(text: string): string[] {
-  const out = findLexicon(text, ORGANIZATIONS);
-  for (const m of allMatches(ORG_PHRASE, text)) {
-    if (out.length >= MAX_PER_FIELD) break;
-    const org = (m[1] ?? '')
-      .replace(/[.,'-]+$/, '')
-      .replace(/\s+(?:of|and|for)$/i, '')
-      .replace(/^the\s+/i, '')
-      .trim();
-    if (org.split(/\s+/).length === 1 && org.length < 3) continue;
-    if (!/^[A-Z]/.test(org) || /^(I|You|We|Your|My|Our|This|That)$/.test(org)) continue;
-    if (!out.some((x) => x.toLowerCase() === org.toLowerCase() || org.toLowerCase().includes(x.toLowerCase())))
-      out.push(org);
-  }
-  return out;
-}
-
-/** Every intel field the caller's words can yield (DTMF and `scripts` come from elsewhere). */
+/**
+ * Every intel field the caller's words can yield (DTMF and `scripts` come from elsewhere). The caller's
+ * text has one utterance a line, and nothing is read across two: a name, an organisation or a number
+ * never runs from one utterance into the next.
+ */
 export function extractIntel(text: string): Intel {
   const acc: Acc = {};
   if (!text.trim()) return {};
+  for (const line of text.split('\n')) if (line.trim()) extractLine(line, acc);
+  return acc;
+}
+
+function extractLine(text: string, acc: Acc): void {
   const digitized = digitizeSpoken(text);
   for (const n of names(text)) add(acc, 'names', n);
   for (const o of organizations(text)) add(acc, 'organizations', o);
@@ -423,5 +308,10 @@ export function extractIntel(text: string): Intel {
     acc.callback_numbers = acc.callback_numbers.filter((n) => !taken.has(n.replace(/^\+1?/, '')));
     if (!acc.callback_numbers.length) delete acc.callback_numbers;
   }
-  return acc;
+}
+
+/** Another extractor's intel with its organisations in the rules' canonical form (see `canonicalOrganizations`). */
+export function canonicalIntel(intel: Intel | undefined): Intel | undefined {
+  if (!intel?.organizations) return intel;
+  return { ...intel, organizations: intel.organizations.flatMap(canonicalOrganizations) };
 }

@@ -106,7 +106,7 @@ export const ORGANIZATIONS: readonly LexEntry[] = [
   entry('Citibank', String.raw`citi ?bank`),
   entry('Capital One', 'capital one'),
   entry('AT&T', String.raw`at&t|at and t`),
-  entry('DirecTV', String.raw`direct ?tv`),
+  entry('DirecTV', String.raw`direct? ?tv`),
   entry('Verizon', 'verizon'),
   entry('Comcast', String.raw`comcast|xfinity`),
   entry('FedEx', 'fedex'),

@@ -32,6 +32,34 @@ const SCALE: ReadonlyMap<string, string> = new Map([
   ['hundred', '00'],
   ['thousand', '000'],
 ]);
+/** People read numbers in pairs too: "eight seventy-seven", "forty one twelve". */
+const TENS: ReadonlyMap<string, string> = new Map([
+  ['twenty', '2'],
+  ['thirty', '3'],
+  ['forty', '4'],
+  ['fifty', '5'],
+  ['sixty', '6'],
+  ['seventy', '7'],
+  ['eighty', '8'],
+  ['ninety', '9'],
+]);
+const TEENS: ReadonlyMap<string, string> = new Map([
+  ['ten', '10'],
+  ['eleven', '11'],
+  ['twelve', '12'],
+  ['thirteen', '13'],
+  ['fourteen', '14'],
+  ['fifteen', '15'],
+  ['sixteen', '16'],
+  ['seventeen', '17'],
+  ['eighteen', '18'],
+  ['nineteen', '19'],
+]);
+/**
+ * A run read in pairs is rewritten only when it is as long as a phone number: "nineteen eighty two" and
+ * "twenty five" stay words (a year, a count), "eight seventy-seven, two oh nine, forty one twelve" does not.
+ */
+const PAIRED_RUN_MIN_DIGITS = 7;
 
 interface Tok {
   /** The word lower-cased (digits as written). */
@@ -43,7 +71,9 @@ interface Tok {
 }
 
 /** No spoken digit, repeat or scale word is longer ("thousand"): longer words are not lower-cased to look. */
-const LONGEST = Math.max(...[...DIGIT_WORDS.keys(), ...REPEAT.keys(), ...SCALE.keys()].map((w) => w.length));
+const LONGEST = Math.max(
+  ...[...DIGIT_WORDS.keys(), ...REPEAT.keys(), ...SCALE.keys(), ...TENS.keys(), ...TEENS.keys()].map((w) => w.length),
+);
 /** What may separate two digits of one run: "two oh two, five five five", "4111-1111". */
 const RUN_GAP = /^[\s,.\-–]{0,3}$/;
 
@@ -63,9 +93,16 @@ export function digitizeSpoken(text: string): string {
     let b = run.length - 1;
     while (a <= b && (WEAK.has(run[a]!.lower) || SCALE.has(run[a]!.lower))) a += 1;
     while (b >= a && (WEAK.has(run[b]!.lower) || REPEAT.has(run[b]!.lower))) b -= 1;
-    const kept = run.slice(a, b + 1);
-    const digits = spell(kept);
-    if (kept.length && digits.length >= 3 && kept.some((t) => !t.numeric)) {
+    let kept = run.slice(a, b + 1);
+    let digits = spell(kept);
+    // A phone number may end in "oh": "six one seven, five five five, oh one two oh" is ten digits.
+    const next = run[b + 1];
+    if (next && (next.lower === 'oh' || next.lower === 'o') && (digits.length === 9 || digits.length === 10)) {
+      kept = run.slice(a, b + 2);
+      digits += '0';
+    }
+    const paired = kept.some((t) => TENS.has(t.lower) || TEENS.has(t.lower));
+    if (kept.length && digits.length >= (paired ? PAIRED_RUN_MIN_DIGITS : 3) && kept.some((t) => !t.numeric)) {
       out += text.slice(cursor, kept[0]!.start) + digits;
       cursor = kept[kept.length - 1]!.end;
     }
@@ -78,7 +115,12 @@ export function digitizeSpoken(text: string): string {
     const numeric = isDigit(word.charCodeAt(0));
     const lower = numeric ? word : word.length <= LONGEST ? word.toLowerCase() : '';
     const digitLike =
-      numeric || DIGIT_WORDS.has(lower) || REPEAT.has(lower) || (SCALE.has(lower) && DIGIT_WORDS.has(prevLower));
+      numeric ||
+      DIGIT_WORDS.has(lower) ||
+      REPEAT.has(lower) ||
+      TENS.has(lower) ||
+      TEENS.has(lower) ||
+      (SCALE.has(lower) && DIGIT_WORDS.has(prevLower));
     prevLower = lower;
     if (!digitLike) {
       if (run.length) flush();
@@ -101,14 +143,24 @@ function isDigit(code: number): boolean {
 function spell(run: readonly Tok[]): string {
   let s = '';
   let repeat = 1;
-  for (const t of run) {
-    const w = t.lower;
+  for (let i = 0; i < run.length; i++) {
+    const w = run[i]!.lower;
     const times = REPEAT.get(w);
     if (times !== undefined) {
       repeat = times;
       continue;
     }
-    const d = t.numeric ? w : (DIGIT_WORDS.get(w) ?? SCALE.get(w) ?? '');
+    const tens = TENS.get(w);
+    if (tens !== undefined) {
+      // "seventy seven" is 77, "seventy" alone 70; "seventy oh" is not a pair.
+      const unit = DIGIT_WORDS.get(run[i + 1]?.lower ?? '');
+      const pairs = unit !== undefined && unit !== '0' && !WEAK.has(run[i + 1]!.lower);
+      s += (tens + (pairs ? unit : '0')).repeat(repeat);
+      if (pairs) i += 1;
+      repeat = 1;
+      continue;
+    }
+    const d = run[i]!.numeric ? w : (DIGIT_WORDS.get(w) ?? SCALE.get(w) ?? TEENS.get(w) ?? '');
     s += d.length === 1 ? d.repeat(repeat) : d;
     repeat = 1;
   }
