@@ -79,6 +79,9 @@ const TEST_TOOLS = {
   pocketsphinx: 'pocketsphinx_continuous',
   'pocketsphinx-en-us': null, // model files only, installed with pocketsphinx
   'sip-tester': 'sipp',
+  'baresip-core': 'baresip',
+  kamailio: 'kamailio',
+  flite: 'flite',
   chromium: 'chromium',
 };
 
