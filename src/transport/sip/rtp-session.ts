@@ -39,6 +39,8 @@ export interface RtpSessionOptions {
   onAudio(payload: Uint8Array): void;
   onDigit(digit: string): void;
   onTimeout(): void;
+  /** Sending failed where it cannot be retried (the pacer runs outside any stream): the call should end. */
+  onSendError?(err: unknown): void;
 }
 
 export class RtpSession {
@@ -228,9 +230,14 @@ export class RtpSession {
     });
     this.sequence = (this.sequence + 1) & 0xffff;
     this.timestamp = (this.timestamp + PACKET_BYTES) >>> 0;
-    if (this.remote && this.socket) {
+    if (!this.remote || !this.socket) return;
+    try {
       this.socket.send(packet, this.remote.port, this.remote.address);
       this.sent++;
+    } catch (err) {
+      // send() throws at once on a target the socket cannot take; the pacer's timer would carry it to the process.
+      this.remote = null;
+      this.opts.onSendError?.(err);
     }
   }
 
