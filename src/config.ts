@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTuning, TuningError, type Tuning } from './tuning.js';
@@ -32,6 +33,11 @@ export interface Config {
   sipRtpTimeoutSeconds: number;
   /** UDP ports the SIP entry point's RTP takes (VOICE_SIP_RTP_PORTS, `min-max`); absent: 10000-20000. */
   sipRtpPorts?: { min: number; max: number };
+  /**
+   * Trunk peers (VOICE_SIP_MEDIA_PEERS: addresses or CIDR blocks) whose media may come from and go to an
+   * address other than the signalling's; empty: media only with the host that signalled.
+   */
+  sipMediaPeers?: readonly string[];
   metricsPort?: number;
   logLevel: string;
   /** Names this node's open sessions in the store (VOICE_NODE_ID; default host:port). */
@@ -161,6 +167,29 @@ function portRange(env: Env, name: string, dflt: { min: number; max: number }): 
   return { min, max };
 }
 
+/** Comma-separated IP addresses or CIDR blocks (`203.0.113.0/24`, `2001:db8::/32`). */
+function addressBlocks(env: Env, name: string): string[] {
+  const raw = str(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const [address = '', prefix, extra] = item.split('/');
+      const version = net.isIP(address);
+      const bits = version === 6 ? 128 : 32;
+      if (
+        version === 0 ||
+        extra !== undefined ||
+        (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))
+      ) {
+        throw new ConfigError(name, `expected comma-separated IP addresses or CIDR blocks, got "${item}"`);
+      }
+      return item;
+    });
+}
+
 function tuning(env: Env): Tuning {
   try {
     return loadTuning(env);
@@ -198,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     sipEnabled: sipPort !== 0,
     sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
     sipRtpPorts: portRange(env, 'VOICE_SIP_RTP_PORTS', { min: 10000, max: 20000 }),
+    sipMediaPeers: addressBlocks(env, 'VOICE_SIP_MEDIA_PEERS'),
     metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
     logLevel: oneOf(
       env,

@@ -54,6 +54,8 @@ export interface SipServerOptions {
   port: number;
   /** Address put in Contact and SDP; default: the listen host, or this machine's first external IPv4. */
   advertisedAddress?: string;
+  /** Addresses or CIDR blocks whose media may differ from the signalling's (trunk peers); default none. */
+  mediaPeers?: readonly string[];
   rtpPorts: PortRange;
   rtpTimeoutMs: number;
   /** How long the call rings (180) before the persona picks up; 0 answers at once. */
@@ -79,6 +81,7 @@ export class SipServer {
   private readonly advertised: string;
   private accepting = true;
   private readonly byes = new Set<Promise<void>>();
+  private readonly mediaPeers = new net.BlockList();
 
   constructor(
     private readonly services: Services,
@@ -98,6 +101,12 @@ export class SipServer {
       onAck: (ack) => this.ack(ack),
     });
     this.advertised = opts.advertisedAddress ?? advertisedAddress(opts.host);
+    for (const block of opts.mediaPeers ?? []) {
+      const [address = '', prefix] = block.split('/');
+      const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
+      if (prefix === undefined) this.mediaPeers.addAddress(address, type);
+      else this.mediaPeers.addSubnet(address, Number(prefix), type);
+    }
   }
 
   get port(): number {
@@ -374,6 +383,7 @@ export class SipServer {
       ...(chosen.dtmfPayloadType !== undefined ? { dtmfPayloadType: chosen.dtmfPayloadType } : {}),
       silenceByte: chosen.codec === 'PCMU' ? 0xff : 0xd5,
       peerAddress: call.flow.address,
+      mediaPeer: (address) => this.mediaPeers.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4'),
       timeoutMs: this.opts.rtpTimeoutMs,
       onAudio: (data) => {
         frameTally.audio++;
