@@ -38,6 +38,8 @@ export interface Config {
    * address other than the signalling's; empty: media only with the host that signalled.
    */
   sipMediaPeers?: readonly string[];
+  /** The address written in Contact and SDP (VOICE_SIP_PUBLIC_ADDRESS), behind NAT or in a container. */
+  sipPublicAddress?: string;
   metricsPort?: number;
   logLevel: string;
   /** Names this node's open sessions in the store (VOICE_NODE_ID; default host:port). */
@@ -190,6 +192,22 @@ function addressBlocks(env: Env, name: string): string[] {
     });
 }
 
+/** One IP address other hosts can reach: not a name, not unspecified, not multicast. */
+function publicAddress(env: Env, name: string): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  const version = net.isIP(raw);
+  if (
+    version === 0 ||
+    raw === '0.0.0.0' ||
+    /^::?$/.test(raw) ||
+    (version === 4 ? Number(raw.split('.')[0]) >= 224 : /^ff/i.test(raw))
+  ) {
+    throw new ConfigError(name, `expected the unicast IP address callers reach this node at, got "${raw}"`);
+  }
+  return raw;
+}
+
 function tuning(env: Env): Tuning {
   try {
     return loadTuning(env);
@@ -228,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
     sipRtpPorts: portRange(env, 'VOICE_SIP_RTP_PORTS', { min: 10000, max: 20000 }),
     sipMediaPeers: addressBlocks(env, 'VOICE_SIP_MEDIA_PEERS'),
+    sipPublicAddress: publicAddress(env, 'VOICE_SIP_PUBLIC_ADDRESS'),
     metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
     logLevel: oneOf(
       env,
