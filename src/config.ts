@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTuning, TuningError, type Tuning } from './tuning.js';
@@ -32,6 +33,13 @@ export interface Config {
   sipRtpTimeoutSeconds: number;
   /** UDP ports the SIP entry point's RTP takes (VOICE_SIP_RTP_PORTS, `min-max`); absent: 10000-20000. */
   sipRtpPorts?: { min: number; max: number };
+  /**
+   * Trunk peers (VOICE_SIP_MEDIA_PEERS: addresses or CIDR blocks) whose media may come from and go to an
+   * address other than the signalling's; empty: media only with the host that signalled.
+   */
+  sipMediaPeers?: readonly string[];
+  /** The address written in Contact and SDP (VOICE_SIP_PUBLIC_ADDRESS), behind NAT or in a container. */
+  sipPublicAddress?: string;
   metricsPort?: number;
   logLevel: string;
   /** Names this node's open sessions in the store (VOICE_NODE_ID; default host:port). */
@@ -163,6 +171,45 @@ function portRange(env: Env, name: string, dflt: { min: number; max: number }): 
   return { min, max };
 }
 
+/** Comma-separated IP addresses or CIDR blocks (`203.0.113.0/24`, `2001:db8::/32`). */
+function addressBlocks(env: Env, name: string): string[] {
+  const raw = str(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const [address = '', prefix, extra] = item.split('/');
+      const version = net.isIP(address);
+      const bits = version === 6 ? 128 : 32;
+      if (
+        version === 0 ||
+        extra !== undefined ||
+        (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))
+      ) {
+        throw new ConfigError(name, `expected comma-separated IP addresses or CIDR blocks, got "${item}"`);
+      }
+      return item;
+    });
+}
+
+/** One IP address other hosts can reach: not a name, not unspecified, not multicast. */
+function publicAddress(env: Env, name: string): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  const version = net.isIP(raw);
+  if (
+    version === 0 ||
+    raw === '0.0.0.0' ||
+    /^::?$/.test(raw) ||
+    (version === 4 ? Number(raw.split('.')[0]) >= 224 : /^ff/i.test(raw))
+  ) {
+    throw new ConfigError(name, `expected the unicast IP address callers reach this node at, got "${raw}"`);
+  }
+  return raw;
+}
+
 function tuning(env: Env): Tuning {
   try {
     return loadTuning(env);
@@ -200,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     sipEnabled: sipPort !== 0,
     sipRtpTimeoutSeconds: int(env, 'VOICE_SIP_RTP_TIMEOUT', 30, 1, 3600),
     sipRtpPorts: portRange(env, 'VOICE_SIP_RTP_PORTS', { min: 10000, max: 20000 }),
+    sipMediaPeers: addressBlocks(env, 'VOICE_SIP_MEDIA_PEERS'),
+    sipPublicAddress: publicAddress(env, 'VOICE_SIP_PUBLIC_ADDRESS'),
     metricsPort: metricsPort === undefined ? undefined : int(env, 'VOICE_METRICS_PORT', 9464, 0, 65535),
     logLevel: oneOf(
       env,

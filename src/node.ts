@@ -7,6 +7,7 @@ import { listenMetrics } from './server/metrics-listener.js';
 import { allMounts, type Mount, type NodeContext } from './server/mounts.js';
 import { RequestLimits } from './server/rate-limit.js';
 import { allRoutes } from './server/routes/index.js';
+import { containUnhandledErrors } from './session/contain.js';
 import { startRetention } from './store/retention.js';
 import type { Route } from './server/types.js';
 import type { Services } from './services.js';
@@ -37,6 +38,7 @@ export async function startNode(
   log: Logger = createLogger(config.logLevel),
   opts: NodeOptions = {},
 ): Promise<VoiceNode> {
+  containUnhandledErrors(log);
   const services = opts.services ?? (await buildServices(config, log));
   const limits = new RequestLimits(config.rateLimitPerMinute);
   const drains: Array<() => Promise<void>> = [];

@@ -1,5 +1,7 @@
 import {
+  catchError,
   concat,
+  EMPTY,
   connect,
   defer,
   ignoreElements,
@@ -118,6 +120,12 @@ export function liveSession(
         );
         return merge(dtmf$, spoken$);
       }, triggers$),
+      // A defect in one call's graph ends that call like any other end: final analysis, record, session.ended.
+      catchError((err: unknown) => {
+        ctx.services.log.error({ err, session: ctx.sessionId }, 'session graph failed; ending the session');
+        state.endReason = 'error';
+        return EMPTY;
+      }),
       tap({ complete: () => errors.complete() }),
     );
 

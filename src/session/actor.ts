@@ -73,6 +73,21 @@ export class SessionActor implements SessionHandle {
     this.deliver(frame);
   }
 
+  /**
+   * A transport's sink for this session's outputs that cannot take the node down: when it throws, the
+   * error is logged and this session alone ends (reason `error`, stored and announced as any end).
+   */
+  guard<T>(sink: (value: T) => void): (value: T) => void {
+    return (value) => {
+      try {
+        sink(value);
+      } catch (err) {
+        this.deps.services.log.error({ err, session: this.id }, 'session sink failed; ending the session');
+        this.end('error');
+      }
+    };
+  }
+
   /** Ends the session as if the call stopped (shutdown, supervisor). */
   end(reason: EndReason): void {
     this.push({ kind: 'stop', reason });
@@ -101,7 +116,13 @@ export class SessionActor implements SessionHandle {
       this.pending = null;
       return done();
     }
-    out.outbound$.subscribe({ next: (f) => this.outboundOut.next(f), error: () => undefined });
+    out.outbound$.subscribe({
+      next: (f) => this.outboundOut.next(f),
+      error: (err: unknown) => {
+        services.log.error({ err, session: this.id }, 'session output failed; ending the session');
+        this.end('error');
+      },
+    });
     out.events$.subscribe({
       next: (e) => {
         metrics.eventsOut.inc({ type: e.type });

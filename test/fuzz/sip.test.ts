@@ -11,11 +11,30 @@ import {
   waitNoLiveSessions,
   type NodeProcess,
 } from '../reliability/helpers/node-process.js';
+import type { SipMessage, SipResponse } from '../../src/transport/sip/message.js';
+import { newIds, offerSdp, request, SipPeer, type DialogIds } from '../fixtures/sipp/peer.js';
+import { fuzzOffer } from '../fixtures/sipp/sdp-fuzz.js';
 import { FUZZ_SEED, NASTY_STRINGS, Rng, fuzzCases } from './gen.js';
+
+/** The final response to this request (Call-ID and CSeq). */
+function isFinal(m: SipMessage, ids: DialogIds): boolean {
+  return (
+    m.type === 'response' &&
+    m.status >= 200 &&
+    m.headers.get('call-id') === ids.callId &&
+    m.headers.get('cseq')?.split(/\s+/)[0] === String(ids.cseq)
+  );
+}
+
+function toTag(res: SipResponse): string {
+  return /;tag=([^;\s]+)/.exec(res.headers.get('to') ?? '')?.[1] ?? '';
+}
 
 /**
  * Generated SIP messages, truncated, huge or malformed, over UDP and TCP to the honeypot entry of a node
- * in its own process. Whatever arrives, the node keeps serving: afterwards it answers HTTP, answers a plain
+ * in its own process, then generated SDP offers (ports, addresses, codecs, missing lines) in INVITEs and in
+ * re-INVITEs on live calls. Whatever arrives, the node keeps serving: every INVITE gets a final answer,
+ * none that names media it must not send to is answered 2xx, and afterwards it answers HTTP, answers a plain
  * OPTIONS over UDP and TCP, holds no live session and leaves nothing open in the store.
  */
 describe('fuzz: SIP entry (separate node process)', function () {
@@ -29,7 +48,8 @@ describe('fuzz: SIP entry (separate node process)', function () {
     node = await spawnNode({
       dataDir: tempDataDir(),
       sipPort: await freePort(),
-      env: { VOICE_BOOTSTRAP_KEYS: `${key}:1000000` },
+      // Speech on, so that answered calls send RTP to whatever their offers named.
+      env: { VOICE_BOOTSTRAP_KEYS: `${key}:1000000`, VOICE_TTS: 'espeak' },
     });
   });
   after(async () => {
@@ -130,6 +150,73 @@ describe('fuzz: SIP entry (separate node process)', function () {
       );
     }
     expect(await alive(node)).to.equal(true);
+  });
+
+  it(`${CASES >> 2} generated SDP offers and ${CASES >> 3} re-INVITEs on live calls: a final answer each, no hostile one taken`, async () => {
+    const rng = new Rng(FUZZ_SEED ^ 0x5d9);
+    const peer = await SipPeer.udp({ host: '127.0.0.1', port: node.sipPort });
+    const uri = `sip:honeypot@127.0.0.1:${node.sipPort}`;
+    const headers = { 'X-Service-Key': key, 'X-Report': 'false' };
+    const final = async (ids: DialogIds, what: string): Promise<SipResponse> => {
+      const res = await peer
+        .wait((r) => isFinal(r.message, ids), 10_000)
+        .catch(async () => expect.fail(`no final answer to ${what}; node alive: ${await alive(node)}`));
+      return res.message as SipResponse;
+    };
+    const ack = (ids: DialogIds, res: SipResponse) => {
+      const tag = toTag(res);
+      // A 2xx's ACK is its own transaction; a failure's takes the INVITE's branch (RFC 3261 §17.1.1.3).
+      const branch = res.status < 300 ? `${ids.branch}a` : ids.branch;
+      peer.send(request({ method: 'ACK', uri, ids: { ...ids, branch }, peer, toTag: tag }));
+    };
+    const bye = async (ids: DialogIds, tag: string) => {
+      const b = { ...ids, cseq: ids.cseq + 1000, branch: `${ids.branch}b` };
+      peer.send(request({ method: 'BYE', uri, ids: b, peer, toTag: tag }));
+      expect((await final(b, 'BYE')).status).to.equal(200);
+    };
+
+    // Live calls whose persona is speaking while their re-INVITEs arrive.
+    const live: Array<{ ids: DialogIds; tag: string }> = [];
+    for (let i = 0; i < 3; i++) {
+      const ids = newIds();
+      peer.send(request({ method: 'INVITE', uri, ids, peer, headers, body: offerSdp(2 * rng.int(20000, 30000)) }));
+      const ok = await final(ids, 'a proper INVITE');
+      expect(ok.status).to.equal(200);
+      ack(ids, ok);
+      live.push({ ids, tag: toTag(ok) });
+    }
+
+    let taken = 0;
+    for (let i = 0; i < CASES >> 2; i++) {
+      const offer = fuzzOffer(rng);
+      const ids = newIds();
+      peer.send(request({ method: 'INVITE', uri, ids, peer, headers, body: offer.body }));
+      const res = await final(ids, `INVITE #${i} (${offer.label})`);
+      ack(ids, res);
+      if (res.status < 300) {
+        expect(offer.hostile, `2xx for a hostile offer: ${offer.label}`).to.equal(false);
+        taken++;
+        await bye(ids, toTag(res));
+      } else expect(res.status, offer.label).to.be.oneOf([400, 488]);
+    }
+    let cseq = 2;
+    for (let i = 0; i < CASES >> 3; i++) {
+      const call = live[i % live.length]!;
+      const offer = fuzzOffer(rng);
+      const ids = { ...call.ids, cseq: cseq++, branch: `z9hG4bKre${i}x${rng.int(0, 1e9)}` };
+      peer.send(request({ method: 'INVITE', uri, ids, peer, toTag: call.tag, body: offer.body }));
+      const res = await final(ids, `re-INVITE #${i} (${offer.label})`);
+      ack(ids, res);
+      if (res.status < 300)
+        expect(offer.hostile && !offer.holdOnly, `2xx for a hostile re-INVITE: ${offer.label}`).to.equal(false);
+      else expect(res.status, offer.label).to.be.oneOf([400, 488]);
+    }
+    // Every live call outlived its re-INVITEs: its BYE finds the dialog (200, not 481).
+    for (const call of live) await bye({ ...call.ids, cseq: cseq++ }, call.tag);
+    peer.close();
+    expect(await alive(node)).to.equal(true);
+    expect(node.stderr()).to.not.match(/RangeError|ERR_SOCKET/);
+    if (process.env.FUZZ_REPORT) console.log(`    SDP fuzz: ${taken} of ${CASES >> 2} fuzzed offers answered 2xx`);
   });
 
   it('still answers a plain OPTIONS over UDP and TCP, holds no live session and leaves nothing open', async () => {

@@ -16,6 +16,8 @@ export function sipOptions(services: Services): SipServerOptions {
     port: c.sipPort,
     rtpPorts: c.sipRtpPorts ?? { min: 10000, max: 20000 },
     rtpTimeoutMs: c.sipRtpTimeoutSeconds * 1000,
+    ...(c.sipMediaPeers?.length ? { mediaPeers: c.sipMediaPeers } : {}),
+    ...(c.sipPublicAddress ? { advertisedAddress: c.sipPublicAddress } : {}),
   };
 }
 

@@ -32,24 +32,35 @@ export interface RtpSessionOptions {
   dtmfPayloadType?: number;
   /** What silence is in the codec (0xFF for PCMU, 0xD5 for PCMA), to pad a final short packet. */
   silenceByte: number;
-  /** The signalling peer's address: RTP from it (or from the offer's address) is the caller's. */
+  /** The signalling peer's address: RTP from it is the caller's, and media goes back to it. */
   peerAddress: string;
+  /**
+   * Other addresses the caller's media may come from and go to (the configured trunk peers: a
+   * carrier's media servers apart from its signalling). Absent: none.
+   */
+  mediaPeer?(address: string): boolean;
   /** No RTP for this long: `onTimeout`. */
   timeoutMs: number;
   onAudio(payload: Uint8Array): void;
   onDigit(digit: string): void;
   onTimeout(): void;
+  /** Sending failed where it cannot be retried (the pacer runs outside any stream): the call should end. */
+  onSendError?(err: unknown): void;
 }
 
 export class RtpSession {
   private socket: dgram.Socket | null = null;
+  /** What the last offer asked for; null holds the call. */
+  private offered: { address: string; port: number } | null = null;
+  /** The source of the caller's RTP, when the offer named a host media may not be sent to. */
+  private latched: { address: string; port: number } | null = null;
+  /** Where our RTP goes now: see setRemote. */
   private remote: { address: string; port: number } | null = null;
   private readonly jitter = new JitterBuffer(3);
   private readonly dtmf = new DtmfDetector();
   private jitterTimer: NodeJS.Timeout | null = null;
   private watchdog: NodeJS.Timeout | null = null;
   private closed = false;
-  private readonly allowed = new Set<string>();
 
   // Outbound state (RFC 3550 §5.1): random initial sequence, timestamp and SSRC.
   private readonly ssrc = randomInt(0, 0xffffffff);
@@ -70,9 +81,7 @@ export class RtpSession {
   sent = 0;
   received = 0;
 
-  constructor(private readonly opts: RtpSessionOptions) {
-    this.allowed.add(plainAddress(opts.peerAddress));
-  }
+  constructor(private readonly opts: RtpSessionOptions) {}
 
   get port(): number {
     return this.socket?.address().port ?? 0;
@@ -108,11 +117,29 @@ export class RtpSession {
     throw new Error(`no free RTP port in ${min}-${max}: ${String(lastErr)}`);
   }
 
-  /** Where our RTP goes (the offer's c=/m=). Updated by a re-INVITE. */
+  /**
+   * The offer's c=/m= (updated by a re-INVITE). Media never goes to a host that did not call: when the
+   * offer names the signalling peer or a media peer, RTP goes where it says; when it names any other host
+   * (a private address behind NAT, or a third party), nothing is sent until the caller's first RTP packet
+   * arrives, and RTP then goes back to that packet's source (symmetric RTP).
+   */
   setRemote(address: string, port: number): void {
     // 0.0.0.0 or port 0 holds the call (RFC 3264 §8.4): nothing is sent.
-    this.remote = address === '0.0.0.0' || port === 0 ? null : { address, port };
-    if (this.remote) this.allowed.add(plainAddress(address));
+    this.offered = address === '0.0.0.0' || port === 0 ? null : { address, port };
+    if (this.offered && this.isCaller(this.offered.address)) this.latched = null;
+    this.retarget();
+  }
+
+  private retarget(): void {
+    if (!this.offered) this.remote = null;
+    else if (this.isCaller(this.offered.address)) this.remote = this.offered;
+    else this.remote = this.latched;
+  }
+
+  /** An address the caller's media may come from and go to. */
+  private isCaller(address: string): boolean {
+    const a = plainAddress(address);
+    return a === plainAddress(this.opts.peerAddress) || (this.opts.mediaPeer?.(a) ?? false);
   }
 
   private receive(data: Buffer, rinfo: dgram.RemoteInfo): void {
@@ -120,8 +147,12 @@ export class RtpSession {
     const p = parseRtp(data);
     if (!p) return;
     if (p.payloadType !== this.opts.payloadType && p.payloadType !== this.opts.dtmfPayloadType) return;
-    // Only the caller's side may feed the call: the address the offer named, or the signalling peer's.
-    if (!this.allowed.has(plainAddress(rinfo.address))) return;
+    // Only the caller's side may feed the call: the signalling peer, or a media peer.
+    if (!this.isCaller(rinfo.address)) return;
+    if (!this.latched && this.offered && !this.isCaller(this.offered.address)) {
+      this.latched = { address: rinfo.address, port: rinfo.port };
+      this.retarget();
+    }
     this.received++;
     this.arm();
     for (const ready of this.jitter.push(p)) this.dispatch(ready);
@@ -228,9 +259,14 @@ export class RtpSession {
     });
     this.sequence = (this.sequence + 1) & 0xffff;
     this.timestamp = (this.timestamp + PACKET_BYTES) >>> 0;
-    if (this.remote && this.socket) {
+    if (!this.remote || !this.socket) return;
+    try {
       this.socket.send(packet, this.remote.port, this.remote.address);
       this.sent++;
+    } catch (err) {
+      // send() throws at once on a target the socket cannot take; the pacer's timer would carry it to the process.
+      this.remote = null;
+      this.opts.onSendError?.(err);
     }
   }
 

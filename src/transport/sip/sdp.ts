@@ -11,6 +11,8 @@ export interface SdpMedia {
   formats: string[];
   /** Media-level `c=` address, if any. */
   address?: string;
+  /** Its `c=` address type. */
+  addressType?: 'IP4' | 'IP6';
   /** `a=` lines, without the `a=` prefix. */
   attributes: string[];
 }
@@ -19,6 +21,7 @@ export interface SdpSession {
   origin: string;
   /** Session-level `c=` address, if any. */
   address?: string;
+  addressType?: 'IP4' | 'IP6';
   timing: string;
   attributes: string[];
   media: SdpMedia[];
@@ -33,8 +36,9 @@ export interface Negotiated {
   payloadType: number;
   /** Payload type of telephone-event, when offered. */
   dtmfPayloadType?: number;
-  /** Where to send RTP. 0.0.0.0 means the offer holds the call. */
+  /** Where the offer asks for RTP. 0.0.0.0 means the offer holds the call. */
   remoteAddress: string;
+  remoteAddressType: 'IP4' | 'IP6';
   remotePort: number;
   /** Index of the answered m= line. */
   mediaIndex: number;
@@ -65,11 +69,11 @@ export function parseSdp(text: string): SdpSession {
         if (!current) session.timing = value;
         break;
       case 'c': {
-        const m = /^IN IP[46] (\S+)/.exec(value);
+        const m = /^IN (IP[46]) (\S+)/.exec(value);
         if (!m) throw new SdpError(`bad c= line: ${value.slice(0, 40)}`);
-        const addr = m[1]!.split('/')[0]!;
-        if (current) current.address = addr;
-        else session.address = addr;
+        const target = current ?? session;
+        target.addressType = m[1] as 'IP4' | 'IP6';
+        target.address = m[2]!.split('/')[0]!;
         break;
       }
       case 'm': {
@@ -134,13 +138,14 @@ const ANSWER_DIRECTION: Readonly<Record<Negotiated['direction'], Negotiated['dir
   inactive: 'inactive',
 };
 
-export type OfferProblem = 'no_audio' | 'srtp' | 'no_g711';
+export type OfferProblem = 'no_audio' | 'srtp' | 'no_g711' | 'no_connection';
 
 /** Why an offer cannot be answered; 488 in every case. */
 export const OFFER_PROBLEMS: Readonly<Record<OfferProblem, string>> = {
   no_audio: 'no audio stream offered',
   srtp: 'SRTP is not supported (offer plain RTP/AVP)',
   no_g711: 'no G.711 (PCMU or PCMA) offered',
+  no_connection: 'c= line missing for the G.711 audio stream',
 };
 
 /**
@@ -151,6 +156,7 @@ export function negotiate(offer: SdpSession): Negotiated | OfferProblem {
   const audio = offer.media.map((m, i) => ({ m, i })).filter(({ m }) => m.media === 'audio' && m.port !== 0);
   if (audio.length === 0) return 'no_audio';
   let sawSrtp = false;
+  let sawNoAddress = false;
   for (const { m, i } of audio) {
     if (/SAVP/i.test(m.proto) || m.attributes.some((a) => /^crypto:/i.test(a))) {
       sawSrtp = true;
@@ -172,18 +178,22 @@ export function negotiate(offer: SdpSession): Negotiated | OfferProblem {
       ([pt, v]) => v.name === 'telephone-event' && v.rate === 8000 && m.formats.includes(pt),
     );
     const address = m.address ?? offer.address;
-    if (!address) continue;
+    if (!address) {
+      sawNoAddress = true;
+      continue;
+    }
     return {
       codec,
       payloadType,
       ...(dtmf ? { dtmfPayloadType: Number(dtmf[0]) } : {}),
       remoteAddress: address,
+      remoteAddressType: (m.address ? m.addressType : offer.addressType) ?? 'IP4',
       remotePort: m.port,
       mediaIndex: i,
       direction: directionOf(m.attributes, offer.attributes),
     };
   }
-  return sawSrtp ? 'srtp' : 'no_g711';
+  return sawNoAddress ? 'no_connection' : sawSrtp ? 'srtp' : 'no_g711';
 }
 
 export interface AnswerParams {

@@ -24,7 +24,8 @@ import { calledNumber, callerNumber, headerUri } from './caller.js';
 import { domainCandidates, firewallAction } from './firewall.js';
 import { headerParam, missingMandatory, parseCSeq, responseTo, type SipRequest } from './message.js';
 import { RtpSession, type PortRange } from './rtp-session.js';
-import { buildAnswer, negotiate, OFFER_PROBLEMS, parseSdp, SdpError, type Negotiated, type SdpSession } from './sdp.js';
+import { buildAnswer, parseSdp, SdpError, type Negotiated, type SdpSession } from './sdp.js';
+import { checkOffer, type MediaLimits } from './sdp-check.js';
 import { RFC3261_TIMERS, TransactionLayer, type ServerTransaction, type SipTimers } from './transactions.js';
 import { SipTransport, stampVia, type Flow } from './transport.js';
 
@@ -53,6 +54,8 @@ export interface SipServerOptions {
   port: number;
   /** Address put in Contact and SDP; default: the listen host, or this machine's first external IPv4. */
   advertisedAddress?: string;
+  /** Addresses or CIDR blocks whose media may differ from the signalling's (trunk peers); default none. */
+  mediaPeers?: readonly string[];
   rtpPorts: PortRange;
   rtpTimeoutMs: number;
   /** How long the call rings (180) before the persona picks up; 0 answers at once. */
@@ -78,6 +81,7 @@ export class SipServer {
   private readonly advertised: string;
   private accepting = true;
   private readonly byes = new Set<Promise<void>>();
+  private readonly mediaPeers = new net.BlockList();
 
   constructor(
     private readonly services: Services,
@@ -97,6 +101,12 @@ export class SipServer {
       onAck: (ack) => this.ack(ack),
     });
     this.advertised = opts.advertisedAddress ?? advertisedAddress(opts.host);
+    for (const block of opts.mediaPeers ?? []) {
+      const [address = '', prefix] = block.split('/');
+      const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
+      if (prefix === undefined) this.mediaPeers.addAddress(address, type);
+      else this.mediaPeers.addSubnet(address, Number(prefix), type);
+    }
   }
 
   get port(): number {
@@ -252,8 +262,10 @@ export class SipServer {
           { key, signingKey: domain.webhook_secret ?? '' },
           { persona: domain.persona, webhook: domain.webhook_secret ? domain.webhook : undefined, report: 'true' },
         );
-        // A filed caller the honeypot cannot take (off, full, no credits, bad offer) is still declined.
-        if (refusal) refuse({ status: 603, reason: 'Decline' });
+        // A filed caller the honeypot cannot take (off, full, no credits) is still declined; a malformed
+        // offer is the caller's own fault and is told so (400/488 naming the field), as on the keyed entry.
+        if (refusal)
+          refuse(refusal.status === 400 || refusal.status === 488 ? refusal : { status: 603, reason: 'Decline' });
         return;
       }
     }
@@ -275,8 +287,8 @@ export class SipServer {
     }
     const offer = this.offerOf(req);
     if ('status' in offer) return offer;
-    const chosen = negotiate(offer);
-    if (typeof chosen === 'string') return { status: 488, reason: `Not Acceptable Here (${OFFER_PROBLEMS[chosen]})` };
+    const chosen = checkOffer(offer, this.mediaLimits(false));
+    if (typeof chosen === 'string') return { status: 488, reason: `Not Acceptable Here (${chosen})` };
     const reservation = this.supervisor.reserve();
     if (!reservation) return { status: 503, reason: 'Service Unavailable (node at its live session limit)' };
     let rtp: RtpSession | null = null;
@@ -349,6 +361,10 @@ export class SipServer {
     }
   }
 
+  private mediaLimits(holdAllowed: boolean): MediaLimits {
+    return { families: net.isIPv6(this.opts.host) ? 'any' : 'IP4', holdAllowed };
+  }
+
   private answerHeaders(call: Call): Record<string, string> {
     const transport = call.flow.protocol === 'TCP' ? ';transport=tcp' : '';
     const host = this.advertised.includes(':') ? `[${this.advertised}]` : this.advertised;
@@ -367,6 +383,7 @@ export class SipServer {
       ...(chosen.dtmfPayloadType !== undefined ? { dtmfPayloadType: chosen.dtmfPayloadType } : {}),
       silenceByte: chosen.codec === 'PCMU' ? 0xff : 0xd5,
       peerAddress: call.flow.address,
+      mediaPeer: (address) => this.mediaPeers.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4'),
       timeoutMs: this.opts.rtpTimeoutMs,
       onAudio: (data) => {
         frameTally.audio++;
@@ -380,6 +397,10 @@ export class SipServer {
       onTimeout: () => {
         this.log.info({ callId: call.callId }, 'no RTP from the caller; hanging up');
         call.onEnd?.('rtp_timeout');
+      },
+      onSendError: (err) => {
+        this.log.error({ err, callId: call.callId }, 'sending RTP failed; hanging up');
+        call.onEnd?.('local');
       },
     });
     rtp.setRemote(chosen.remoteAddress, chosen.remotePort);
@@ -450,13 +471,16 @@ export class SipServer {
       const deadline = new Promise((r) => setTimeout(r, HANGUP_DRAIN_MS).unref?.());
       void Promise.race([rtp.drained(), deadline]).then(() => call.onEnd?.(why));
     };
-    session.outbound$.subscribe((f) => {
-      if (f.kind === 'audio') rtp.play(f.data);
-      else if (f.kind === 'clear') rtp.clear();
-      else if (f.kind === 'hangup') finish('persona_hangup');
-    });
+    session.outbound$.subscribe(
+      session.guard((f) => {
+        if (f.kind === 'audio') rtp.play(f.data);
+        else if (f.kind === 'clear') rtp.clear();
+        else if (f.kind === 'hangup') finish('persona_hangup');
+      }),
+    );
     // Time limit, credits, shutdown or the persona: the session is over, so is the call.
-    session.events$.subscribe({ complete: () => finish('local') });
+    const over = session.guard<void>(() => finish('local'));
+    session.events$.subscribe({ complete: () => over() });
   }
 
   private async bye(call: Call): Promise<void> {
@@ -540,11 +564,12 @@ export class SipServer {
   private reinvite(txn: ServerTransaction, req: SipRequest): void {
     const call = this.findCall(req);
     if (!call || call.state === 'ended') return txn.send(responseTo(req, 481));
+    // A refused re-INVITE leaves the call as it was (RFC 3261 §14.2): media, session and dialog go on.
     const offer = this.offerOf(req);
     if ('status' in offer) return txn.send(responseTo(req, offer.status, { reason: offer.reason }));
-    const chosen = negotiate(offer);
+    const chosen = checkOffer(offer, this.mediaLimits(true));
     if (typeof chosen === 'string') {
-      return txn.send(responseTo(req, 488, { reason: `Not Acceptable Here (${OFFER_PROBLEMS[chosen]})` }));
+      return txn.send(responseTo(req, 488, { reason: `Not Acceptable Here (${chosen})` }));
     }
     if (call.session && (chosen.codec === 'PCMU') !== (call.session.spec.start.audio.encoding === 'mulaw')) {
       return txn.send(responseTo(req, 488, { reason: 'Not Acceptable Here (the codec cannot change mid-call)' }));

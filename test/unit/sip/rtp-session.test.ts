@@ -119,3 +119,114 @@ describe('rtp session (real UDP on loopback)', function () {
     expect(timeouts).to.equal(1);
   });
 });
+
+describe('rtp session: media only to the host that called (real UDP on loopback)', function () {
+  this.timeout(10_000);
+  const sockets: dgram.Socket[] = [];
+  const sessions: RtpSession[] = [];
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.close();
+    for (const s of sockets.splice(0)) s.close();
+  });
+
+  /** A UDP socket on `host` counting the RTP it receives. */
+  async function listener(host: string): Promise<{ sock: dgram.Socket; port: number; got: RtpPacket[] }> {
+    const sock = dgram.createSocket('udp4');
+    sockets.push(sock);
+    await new Promise<void>((r) => sock.bind(0, host, () => r()));
+    const got: RtpPacket[] = [];
+    sock.on('message', (d) => {
+      const p = parseRtp(d);
+      if (p) got.push(p);
+    });
+    return { sock, port: sock.address().port, got };
+  }
+
+  async function session(mediaPeers: string[] = []): Promise<RtpSession> {
+    const rtp = new RtpSession({
+      host: '127.0.0.1',
+      ports: { min: 0, max: 0 },
+      payloadType: 0,
+      silenceByte: 0xff,
+      peerAddress: '127.0.0.2',
+      mediaPeer: (a) => mediaPeers.includes(a),
+      timeoutMs: 5000,
+      onAudio: () => undefined,
+      onDigit: () => undefined,
+      onTimeout: () => undefined,
+    });
+    sessions.push(rtp);
+    await rtp.open();
+    return rtp;
+  }
+
+  const packet = (sequence: number) =>
+    buildRtp({
+      payloadType: 0,
+      marker: false,
+      sequence,
+      timestamp: sequence * 160,
+      ssrc: 7,
+      payload: new Uint8Array(160),
+    });
+
+  it('sends nothing to a third host the offer names; after the caller’s first packet, only back to its source', async () => {
+    const caller = await listener('127.0.0.2');
+    const victim = await listener('127.0.0.3');
+    const rtp = await session();
+    rtp.setRemote('127.0.0.3', victim.port);
+    rtp.play(new Uint8Array(160 * 10).fill(0x10));
+    await sleep(300);
+    expect(victim.got, 'nothing before the caller’s RTP').to.have.length(0);
+    expect(rtp.sent).to.equal(0);
+    // The caller's first packet, from its own (NAT-mapped) port: RTP latches onto that source.
+    caller.sock.send(packet(1), rtp.port, '127.0.0.1');
+    await sleep(50);
+    rtp.play(new Uint8Array(160 * 5).fill(0x10));
+    for (let t = 0; caller.got.length < 5 && t < 50; t++) await sleep(20);
+    expect(caller.got.length).to.be.at.least(5);
+    // A re-INVITE naming the third host again changes nothing: the latched source keeps the media.
+    rtp.setRemote('127.0.0.3', victim.port);
+    const before = caller.got.length;
+    rtp.play(new Uint8Array(160 * 3).fill(0x10));
+    await sleep(200);
+    expect(caller.got.length).to.be.greaterThan(before);
+    expect(victim.got, 'never anything to the third host').to.have.length(0);
+  });
+
+  it('takes no RTP from a third host, so a stranger can neither feed the call nor capture its media', async () => {
+    const caller = await listener('127.0.0.2');
+    const stranger = await listener('127.0.0.3');
+    const rtp = await session();
+    rtp.setRemote('127.0.0.3', stranger.port);
+    stranger.sock.send(packet(1), rtp.port, '127.0.0.1');
+    await sleep(50);
+    expect(rtp.received).to.equal(0);
+    rtp.play(new Uint8Array(160 * 3).fill(0x10));
+    await sleep(150);
+    expect(stranger.got).to.have.length(0);
+    expect(caller.got).to.have.length(0);
+  });
+
+  it('sends to the offered host when it is a configured media peer (a trunk’s media server)', async () => {
+    const trunkMedia = await listener('127.0.0.3');
+    const rtp = await session(['127.0.0.3']);
+    rtp.setRemote('127.0.0.3', trunkMedia.port);
+    rtp.play(new Uint8Array(160 * 3).fill(0x10));
+    for (let t = 0; trunkMedia.got.length < 3 && t < 50; t++) await sleep(20);
+    expect(trunkMedia.got).to.have.length(3);
+  });
+
+  it('holds with 0.0.0.0 or port 0: nothing is sent until the next offer', async () => {
+    const caller = await listener('127.0.0.2');
+    const rtp = await session();
+    rtp.setRemote('0.0.0.0', caller.port);
+    rtp.play(new Uint8Array(160 * 3).fill(0x10));
+    await sleep(150);
+    expect(caller.got).to.have.length(0);
+    rtp.setRemote('127.0.0.2', caller.port);
+    rtp.play(new Uint8Array(160 * 3).fill(0x10));
+    for (let t = 0; caller.got.length < 3 && t < 50; t++) await sleep(20);
+    expect(caller.got).to.have.length(3);
+  });
+});
