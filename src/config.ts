@@ -47,6 +47,12 @@ export interface Config {
   trustProxy?: boolean;
   /** Operator knobs: VAD and segmentation, default persona (src/tuning.ts, docs/tuning.md). */
   tuning?: Tuning;
+  /**
+   * Secrets that verify keyless vendor socket upgrades (VOICE_VENDOR_A_AUTH_TOKENS, VOICE_VENDOR_B_PUBLIC_KEYS;
+   * docs/vendors.md). Without them every upgrade needs a key.
+   */
+  vendorAAuthTokens?: readonly string[];
+  vendorBPublicKeys?: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -147,6 +153,20 @@ function bootstrapKeys(env: Env): Array<{ key: string; credits: number }> {
     });
 }
 
+/** Comma-separated secrets; the values never appear in an error message. */
+function secretList(env: Env, name: string, problem?: (item: string) => string | undefined): string[] | undefined {
+  const items = str(env, name)
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!items?.length) return undefined;
+  for (const item of items) {
+    const p = problem?.(item);
+    if (p) throw new ConfigError(name, p);
+  }
+  return items;
+}
+
 /** `min-max` (inclusive, at least two ports), or `0` for ports the OS picks. */
 function portRange(env: Env, name: string, dflt: { min: number; max: number }): { min: number; max: number } {
   const raw = str(env, name);
@@ -212,5 +232,11 @@ export function loadConfig(env: Env = process.env): Config {
     analysisWorkers: int(env, 'VOICE_ANALYSIS_WORKERS', defaultAnalysisWorkers(), 0, 64),
     trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),
     tuning: tuning(env),
+    vendorAAuthTokens: secretList(env, 'VOICE_VENDOR_A_AUTH_TOKENS'),
+    vendorBPublicKeys: secretList(env, 'VOICE_VENDOR_B_PUBLIC_KEYS', (k) =>
+      Buffer.from(k, 'base64').length === 32 && Buffer.from(k, 'base64').toString('base64') === k
+        ? undefined
+        : 'expected base64 ed25519 public keys (32 bytes each)',
+    ),
   };
 }

@@ -21,7 +21,8 @@ import { mergeOptions, urlOptions } from '../session/options.js';
 import { startProblem } from '../session/start.js';
 import { InsufficientCreditsError, Supervisor } from '../session/supervisor.js';
 import type { Reservation } from '../session/types.js';
-import { detectSerializer, looksLikeVendorUpgrade } from '../transport/detect.js';
+import { detectSerializer } from '../transport/detect.js';
+import { verifiedVendor } from '../transport/vendor-signature.js';
 import type { Serializer, StartInfo } from '../transport/types.js';
 import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
@@ -45,6 +46,13 @@ const FEATURE: Readonly<Record<SessionKind, Feature>> = { filter: 'live_filter',
 const MAX_PAYLOAD = 256 * 1024;
 /** Frames that may arrive while the first minute is charged; audio beyond this is shed. */
 const EARLY_LIMIT = 2000;
+/**
+ * Keyless vendor upgrades (signature verified, key still to come in the start event) waiting at once, and
+ * how long each may wait. A vendor sends its start within a second of connecting; the small cap keeps
+ * anyone who got hold of one signed upgrade from holding the node's session slots with replays of it.
+ */
+export const KEYLESS_PENDING_MAX = 16;
+export const KEYLESS_START_TIMEOUT_MS = 5000;
 
 export interface LiveSocketOptions {
   scheduler?: SchedulerLike;
@@ -53,6 +61,13 @@ export interface LiveSocketOptions {
   capacity?: number;
   pipelines?: Partial<Record<SessionKind, Pipeline>>;
   webhookTls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+  keylessPendingMax?: number;
+}
+
+/** Keyless upgrades waiting for their start, node-wide. */
+interface KeylessPool {
+  pending: number;
+  max: number;
 }
 
 /** The first four fields are the ones every frame reads: created first, they share the object's first cache line. */
@@ -73,6 +88,8 @@ interface Conn {
   sink: SocketSink | null;
   closed: boolean;
   ws: WebSocket<Conn> | null;
+  /** Set while this keyless upgrade counts against the keyless cap. */
+  keyless: KeylessPool | null;
 }
 
 export interface LiveSockets {
@@ -90,6 +107,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
     ...(opts.webhookTls ? { webhookTls: opts.webhookTls } : {}),
   });
   const sockets = new Set<Conn>();
+  const keyless: KeylessPool = { pending: 0, max: opts.keylessPendingMax ?? KEYLESS_PENDING_MAX };
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
@@ -98,7 +116,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
         idleTimeout: 120,
         sendPingsAutomatically: true,
         maxBackpressure: 4 * 1024 * 1024,
-        upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor),
+        upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor, keyless),
         open: (ws) => {
           open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler);
           sockets.add(ws.getUserData());
@@ -131,13 +149,19 @@ function upgrade(
   services: Services,
   node: NodeContext,
   supervisor: Supervisor,
+  keyless: KeylessPool,
 ): void {
   // Everything from `req` now: it is invalid after this function returns.
-  const query = new URLSearchParams(req.getQuery() ?? '');
+  const rawQuery = req.getQuery() ?? '';
+  const query = new URLSearchParams(rawQuery);
   const headers = { 'x-auth': req.getHeader('x-auth') };
   const all: Record<string, string> = {};
   req.forEach((k, v) => (all[k] = v));
-  const vendorUpgrade = looksLikeVendorUpgrade(all);
+  const signedBy = verifiedVendor(
+    { headers: all, path: req.getUrl(), query: rawQuery, publicUrl: services.config.publicUrl },
+    services.config,
+    Date.now(),
+  );
   const secKey = req.getHeader('sec-websocket-key');
   const secProtocol = req.getHeader('sec-websocket-protocol');
   const secExtensions = req.getHeader('sec-websocket-extensions');
@@ -180,10 +204,11 @@ function upgrade(
   const url = urlOptions(query);
 
   void (async () => {
-    // Vendor A drops query strings from stream URLs: its keyless upgrade waits for the key in the
-    // start event's stream parameters (docs/vendors.md). Any other keyless upgrade is refused.
+    // Vendor A drops query strings from stream URLs: its upgrade, signed with the account's secret, may
+    // wait for the key in the start event's stream parameters (docs/vendors.md). Any other keyless
+    // upgrade is refused: a signature header that no configured secret verifies proves nothing.
     const key = rawKey ? await authenticate(services.store, rawKey) : null;
-    if (!key && (rawKey || !vendorUpgrade)) {
+    if (!key && (rawKey || !signedBy)) {
       slot.release();
       return refuse(
         '401 Unauthorized',
@@ -205,6 +230,15 @@ function upgrade(
       return refuse('402 Payment Required', `insufficient credits: the first minute costs ${price} credits`);
     }
     if (aborted) return slot.release();
+    if (!key && keyless.pending >= keyless.max) {
+      slot.release();
+      metrics.rejected.inc({ status: '503', entry });
+      return refuse(
+        '503 Service Unavailable',
+        'node at its limit of keyless vendor sockets; retry on a new connection',
+      );
+    }
+    if (!key) keyless.pending++;
     const conn: Conn = {
       phase: 'waiting',
       serializer: null,
@@ -221,6 +255,7 @@ function upgrade(
       sink: null,
       closed: false,
       ws: null,
+      keyless: key ? null : keyless,
     };
     res.cork(() => res.upgrade(conn, secKey, secProtocol, secExtensions, context));
   })().catch((err: unknown) => {
@@ -233,13 +268,21 @@ function upgrade(
 function open(ws: WebSocket<Conn>, startTimeoutMs: number, scheduler: SchedulerLike): void {
   const conn = ws.getUserData();
   conn.ws = ws;
-  conn.timer = conn.started$.pipe(startTimeout(startTimeoutMs, scheduler)).subscribe({
+  const ms = conn.keyless ? Math.min(startTimeoutMs, KEYLESS_START_TIMEOUT_MS) : startTimeoutMs;
+  conn.timer = conn.started$.pipe(startTimeout(ms, scheduler)).subscribe({
     error: () => refuse(conn, 'start timeout'),
   });
 }
 
+/** The keyless upgrade's start has been dealt with (or never will be): it no longer counts against the cap. */
+function leaveKeyless(conn: Conn): void {
+  if (conn.keyless) conn.keyless.pending--;
+  conn.keyless = null;
+}
+
 /** Closes a socket that never became a session: no events, nothing charged. */
 function refuse(conn: Conn, reason: string, code = CLOSE_REFUSED): void {
+  leaveKeyless(conn);
   conn.phase = 'done';
   conn.timer?.unsubscribe();
   if (!conn.closed) {
@@ -307,6 +350,7 @@ async function authorizeStart(
   const vendor = serializer.protocol === 'vendor_a' || serializer.protocol === 'vendor_b';
   const presented = vendor ? info.params.key?.trim() : undefined;
   const key = await authenticate(services.store, presented);
+  leaveKeyless(conn);
   // Closed while the key was looked up: the close handler left the slot to us (phase 'starting').
   if (conn.closed) {
     conn.phase = 'done';
@@ -391,6 +435,7 @@ async function begin(
 
 function onClose(ws: WebSocket<Conn>): void {
   const conn = ws.getUserData();
+  leaveKeyless(conn);
   conn.closed = true;
   conn.ws = null;
   conn.timer?.unsubscribe();
