@@ -87,7 +87,8 @@ export function collectBody(res: UwsResponse, opts: BodyOptions): { body: Promis
       idle = setTimeout(over, idleMs);
       return;
     }
-    chunks.push(Buffer.from(new Uint8Array(chunk.slice(0))));
+    // `slice` copies out of the buffer uWS reuses; `Buffer.from` of an ArrayBuffer only wraps that copy.
+    chunks.push(Buffer.from(chunk.slice(0)));
     if (isLast) {
       finish(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
       return;
