@@ -40,10 +40,19 @@ export const CLOSE_REFUSED = 1008;
 export const CLOSE_INTERNAL = 1011;
 export const CLOSE_ENDED = 1000;
 export const CLOSE_GOING_AWAY = 1001;
+/** RFC 6455 §7.4.1: a message too big to process. */
+export const CLOSE_TOO_BIG = 1009;
 
 const FEATURE: Readonly<Record<SessionKind, Feature>> = { filter: 'live_filter', honeypot: 'honeypot' };
 /** 200 ms of 48 kHz pcm16 is 19.2 kB; vendor JSON media frames carry base64. Starts stay far below. */
-const MAX_PAYLOAD = 256 * 1024;
+export const MAX_PAYLOAD = 256 * 1024;
+/**
+ * What uWS itself accepts. Above its own limit uWS drops the TCP connection without a close frame (the
+ * client sees 1006) and gives the node no chance to end the session properly; between the two limits
+ * the node reads the frame, ends the session as a stop would (`session.ended`), and closes with 1009.
+ * Each socket can make uWS buffer up to this much, hence not more.
+ */
+export const UWS_MAX_PAYLOAD = 1024 * 1024;
 /** Frames that may arrive while the first minute is charged; audio beyond this is shed. */
 const EARLY_LIMIT = 2000;
 /**
@@ -90,6 +99,8 @@ interface Conn {
   ws: WebSocket<Conn> | null;
   /** Set while this keyless upgrade counts against the keyless cap. */
   keyless: KeylessPool | null;
+  /** The close a protocol violation asked for, sent after `session.ended` instead of 1000. */
+  closeWith: { code: number; reason: string } | null;
 }
 
 export interface LiveSockets {
@@ -111,7 +122,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
-        maxPayloadLength: MAX_PAYLOAD,
+        maxPayloadLength: UWS_MAX_PAYLOAD,
         // Quiet text-only calls are normal: uWS pings, and the client's pongs keep the socket alive.
         idleTimeout: 120,
         sendPingsAutomatically: true,
@@ -256,6 +267,7 @@ function upgrade(
       closed: false,
       ws: null,
       keyless: key ? null : keyless,
+      closeWith: null,
     };
     res.cork(() => res.upgrade(conn, secKey, secProtocol, secExtensions, context));
   })().catch((err: unknown) => {
@@ -300,7 +312,8 @@ function onMessage(
 ): void {
   if (frameProbe.enabled) frameProbe.arrived();
   const conn = ws.getUserData();
-  if (conn.phase === 'done') return;
+  if (conn.phase === 'done' || conn.closeWith) return;
+  if (message.byteLength > MAX_PAYLOAD) return tooBig(conn);
   if (conn.phase === 'waiting') {
     if (isBinary) return refuse(conn, 'binary frame before start');
     const text = Buffer.from(message).toString('utf8');
@@ -333,6 +346,22 @@ function onMessage(
   } else frameTally[d.frame.kind]++;
   if (conn.phase === 'live') conn.session!.push(d.frame);
   else if (conn.early.length < EARLY_LIMIT || d.frame.kind !== 'audio') conn.early.push(d.frame);
+}
+
+/**
+ * A frame over the cap. Before the client has seen `session.started` (no session yet, or one still being
+ * opened) the socket closes with no events and nothing is charged; a live session ends as on a stop
+ * (`session.ended`, stored) and the socket then closes with 1009 instead of 1000.
+ */
+function tooBig(conn: Conn): void {
+  const reason = `message over ${MAX_PAYLOAD} bytes`;
+  if (conn.phase === 'waiting') return refuse(conn, reason, CLOSE_TOO_BIG);
+  conn.closeWith = { code: CLOSE_TOO_BIG, reason };
+  if (conn.phase === 'live') return conn.session!.end('stop');
+  // Starting: the phase stays, so the slot is left to the start in progress, which now opens nothing.
+  conn.timer?.unsubscribe();
+  conn.closed = true;
+  conn.ws?.end(CLOSE_TOO_BIG, reason);
 }
 
 /**
@@ -395,6 +424,13 @@ async function begin(
   if (spec.options.persona !== undefined && !findPersona(services.personas, spec.options.persona)) {
     return refuse(conn, 'invalid start: unknown persona');
   }
+  // Gone (or refused, e.g. a frame over the cap) before anything was charged: the client never saw the
+  // session start, so there is none to charge or store.
+  if (conn.closed) {
+    conn.phase = 'done';
+    conn.reservation.release();
+    return;
+  }
   let session: SessionActor;
   try {
     session = await supervisor.open(spec, conn.reservation);
@@ -417,7 +453,8 @@ async function begin(
         if (sink.isClosed) return;
         conn.phase = 'done';
         conn.closed = true;
-        ws.cork(() => sink.close(CLOSE_ENDED, 'session ended'));
+        const close = conn.closeWith ?? { code: CLOSE_ENDED, reason: 'session ended' };
+        ws.cork(() => sink.close(close.code, close.reason));
       },
     });
     session.outbound$.subscribe((f) => {
@@ -428,8 +465,15 @@ async function begin(
   // Until its graph runs (on a later turn of the loop), the session keeps these and later frames in order.
   for (const f of conn.early) session.push(f);
   conn.early = [];
-  // The socket closed while the first minute was charged: the session ends at once, properly.
-  if (conn.closed && conn.phase === 'live') session.end('closed');
+  // The socket closed while the first minute was charged: the session ends at once, properly, but the
+  // client never saw it start (`session.started` goes out once its graph runs), so that minute is given back.
+  if (conn.closed && conn.phase === 'live') {
+    session.end('closed');
+    const price = LIVE_PROFILES[conn.kind].minutePrice(spec.options.tracksBoth);
+    services.store.keys.credit(spec.key.id, price).catch((err: unknown) => {
+      services.log.error({ err, session: session.id }, 'giving back the first minute of an unseen session failed');
+    });
+  }
   supervisor.start(session);
 }
 
