@@ -80,6 +80,7 @@ const TEST_TOOLS = {
   'pocketsphinx-en-us': null, // model files only, installed with pocketsphinx
   'sip-tester': 'sipp',
   chromium: 'chromium',
+  curl: 'curl',
 };
 
 function onPath(program) {
