@@ -83,6 +83,7 @@ const TEST_TOOLS = {
   kamailio: 'kamailio',
   flite: 'flite',
   chromium: 'chromium',
+  curl: 'curl',
 };
 
 function onPath(program) {

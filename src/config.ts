@@ -57,6 +57,12 @@ export interface Config {
   tuning?: Tuning;
   /** Ended sessions older than this many days are purged (VOICE_RETENTION_DAYS); absent: kept. */
   retentionDays?: number;
+  /**
+   * Secrets that verify keyless vendor socket upgrades (VOICE_VENDOR_A_AUTH_TOKENS, VOICE_VENDOR_B_PUBLIC_KEYS;
+   * docs/vendors.md). Without them every upgrade needs a key.
+   */
+  vendorAAuthTokens?: readonly string[];
+  vendorBPublicKeys?: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -155,6 +161,20 @@ function bootstrapKeys(env: Env): Array<{ key: string; credits: number }> {
       }
       return { key, credits: Number(credits) };
     });
+}
+
+/** Comma-separated secrets; the values never appear in an error message. */
+function secretList(env: Env, name: string, problem?: (item: string) => string | undefined): string[] | undefined {
+  const items = str(env, name)
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!items?.length) return undefined;
+  for (const item of items) {
+    const p = problem?.(item);
+    if (p) throw new ConfigError(name, p);
+  }
+  return items;
 }
 
 /** `min-max` (inclusive, at least two ports), or `0` for ports the OS picks. */
@@ -264,5 +284,11 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),
     tuning: tuning(env),
     retentionDays: str(env, 'VOICE_RETENTION_DAYS') ? int(env, 'VOICE_RETENTION_DAYS', 0, 1, 36_500) : undefined,
+    vendorAAuthTokens: secretList(env, 'VOICE_VENDOR_A_AUTH_TOKENS'),
+    vendorBPublicKeys: secretList(env, 'VOICE_VENDOR_B_PUBLIC_KEYS', (k) =>
+      Buffer.from(k, 'base64').length === 32 && Buffer.from(k, 'base64').toString('base64') === k
+        ? undefined
+        : 'expected base64 ed25519 public keys (32 bytes each)',
+    ),
   };
 }

@@ -3,6 +3,7 @@ import { buildServices, closeServices } from './boot.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { createApp } from './server/app.js';
+import { listenExclusive } from './server/listen.js';
 import { listenMetrics } from './server/metrics-listener.js';
 import { allMounts, type Mount, type NodeContext } from './server/mounts.js';
 import { RequestLimits } from './server/rate-limit.js';
@@ -56,7 +57,7 @@ export async function startNode(
   let metricsSocket: us_listen_socket | undefined;
   try {
     await Promise.all(readies);
-    listenSocket = await listen(app, config.host, config.port);
+    listenSocket = await listenExclusive(app, config.host, config.port, 'VOICE_PORT');
     if (config.metricsPort !== undefined) {
       metricsSocket = await listenMetrics(config.host, config.metricsPort, log).catch((err: unknown) => {
         uws.us_listen_socket_close(listenSocket);
@@ -86,15 +87,6 @@ export async function startNode(
     })());
 
   return { port, metricsPort, services, app, close };
-}
-
-function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket) => {
-      if (socket) resolve(socket);
-      else reject(new Error(`cannot listen on ${host}:${port} (VOICE_HOST, VOICE_PORT)`));
-    });
-  });
 }
 
 /** Runs every drain hook at once; whatever has not finished by the deadline is abandoned. */

@@ -1,7 +1,9 @@
 import { ensureDevKey, DEV_KEY_FILE } from '../boot.js';
 import { createLogger } from '../log.js';
 import { missingNodeFlags } from '../node-flags.js';
-import { startNode } from '../node.js';
+import { startNode, type VoiceNode } from '../node.js';
+import { ListenError } from '../server/listen.js';
+import { exitOnFatal } from './fatal.js';
 import { configOrReport } from './config-arg.js';
 
 /** `voice serve`: runs a node until SIGTERM or SIGINT, then drains and exits 0. */
@@ -13,7 +15,16 @@ export async function run(argv: string[]): Promise<number> {
   const config = configOrReport();
   if (!config) return 2;
   const log = createLogger(config.logLevel);
-  const node = await startNode(config, log);
+  exitOnFatal(log);
+  let node: VoiceNode;
+  try {
+    node = await startNode(config, log);
+  } catch (err) {
+    // A port already taken is an operator's mistake: one line naming the variable, not a trace.
+    log.fatal({ err }, 'cannot start');
+    console.error(`voice: cannot start: ${err instanceof ListenError ? err.message : String(err)}`);
+    return 1;
+  }
   const missing = missingNodeFlags();
   if (missing.length > 0)
     log.info(

@@ -1,4 +1,5 @@
 import uws, { type us_listen_socket } from 'uWebSockets.js';
+import { listenExclusive } from './listen.js';
 import type { Logger } from '../log.js';
 import { registry } from '../observability/metrics.js';
 
@@ -32,10 +33,5 @@ export function listenMetrics(host: string, port: number, log: Logger): Promise<
   app.any('/*', (res) => {
     res.writeStatus('404 Not Found').end();
   });
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket) => {
-      if (socket) resolve(socket);
-      else reject(new Error(`cannot listen on ${host}:${port} (VOICE_METRICS_PORT)`));
-    });
-  });
+  return listenExclusive(app, host, port, 'VOICE_METRICS_PORT');
 }

@@ -21,7 +21,8 @@ import { mergeOptions, urlOptions } from '../session/options.js';
 import { startProblem } from '../session/start.js';
 import { InsufficientCreditsError, Supervisor } from '../session/supervisor.js';
 import type { Reservation } from '../session/types.js';
-import { detectSerializer, looksLikeVendorUpgrade } from '../transport/detect.js';
+import { detectSerializer } from '../transport/detect.js';
+import { verifiedVendor } from '../transport/vendor-signature.js';
 import type { Serializer, StartInfo } from '../transport/types.js';
 import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
@@ -39,12 +40,28 @@ export const CLOSE_REFUSED = 1008;
 export const CLOSE_INTERNAL = 1011;
 export const CLOSE_ENDED = 1000;
 export const CLOSE_GOING_AWAY = 1001;
+/** RFC 6455 §7.4.1: a message too big to process. */
+export const CLOSE_TOO_BIG = 1009;
 
 const FEATURE: Readonly<Record<SessionKind, Feature>> = { filter: 'live_filter', honeypot: 'honeypot' };
 /** 200 ms of 48 kHz pcm16 is 19.2 kB; vendor JSON media frames carry base64. Starts stay far below. */
-const MAX_PAYLOAD = 256 * 1024;
+export const MAX_PAYLOAD = 256 * 1024;
+/**
+ * What uWS itself accepts. Above its own limit uWS drops the TCP connection without a close frame (the
+ * client sees 1006) and gives the node no chance to end the session properly; between the two limits
+ * the node reads the frame, ends the session as a stop would (`session.ended`), and closes with 1009.
+ * Each socket can make uWS buffer up to this much, hence not more.
+ */
+export const UWS_MAX_PAYLOAD = 1024 * 1024;
 /** Frames that may arrive while the first minute is charged; audio beyond this is shed. */
 const EARLY_LIMIT = 2000;
+/**
+ * Keyless vendor upgrades (signature verified, key still to come in the start event) waiting at once, and
+ * how long each may wait. A vendor sends its start within a second of connecting; the small cap keeps
+ * anyone who got hold of one signed upgrade from holding the node's session slots with replays of it.
+ */
+export const KEYLESS_PENDING_MAX = 16;
+export const KEYLESS_START_TIMEOUT_MS = 5000;
 
 export interface LiveSocketOptions {
   scheduler?: SchedulerLike;
@@ -53,6 +70,13 @@ export interface LiveSocketOptions {
   capacity?: number;
   pipelines?: Partial<Record<SessionKind, Pipeline>>;
   webhookTls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+  keylessPendingMax?: number;
+}
+
+/** Keyless upgrades waiting for their start, node-wide. */
+interface KeylessPool {
+  pending: number;
+  max: number;
 }
 
 /** The first four fields are the ones every frame reads: created first, they share the object's first cache line. */
@@ -73,6 +97,10 @@ interface Conn {
   sink: SocketSink | null;
   closed: boolean;
   ws: WebSocket<Conn> | null;
+  /** Set while this keyless upgrade counts against the keyless cap. */
+  keyless: KeylessPool | null;
+  /** The close a protocol violation asked for, sent after `session.ended` instead of 1000. */
+  closeWith: { code: number; reason: string } | null;
 }
 
 export interface LiveSockets {
@@ -90,15 +118,16 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
     ...(opts.webhookTls ? { webhookTls: opts.webhookTls } : {}),
   });
   const sockets = new Set<Conn>();
+  const keyless: KeylessPool = { pending: 0, max: opts.keylessPendingMax ?? KEYLESS_PENDING_MAX };
   const mount: Mount = (app: TemplatedApp, node: NodeContext) => {
     for (const kind of ['filter', 'honeypot'] as const) {
       app.ws<Conn>(`/voice/${kind}/stream`, {
-        maxPayloadLength: MAX_PAYLOAD,
+        maxPayloadLength: UWS_MAX_PAYLOAD,
         // Quiet text-only calls are normal: uWS pings, and the client's pongs keep the socket alive.
         idleTimeout: 120,
         sendPingsAutomatically: true,
         maxBackpressure: 4 * 1024 * 1024,
-        upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor),
+        upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor, keyless),
         open: (ws) => {
           open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler);
           sockets.add(ws.getUserData());
@@ -131,13 +160,19 @@ function upgrade(
   services: Services,
   node: NodeContext,
   supervisor: Supervisor,
+  keyless: KeylessPool,
 ): void {
   // Everything from `req` now: it is invalid after this function returns.
-  const query = new URLSearchParams(req.getQuery() ?? '');
+  const rawQuery = req.getQuery() ?? '';
+  const query = new URLSearchParams(rawQuery);
   const headers = { 'x-auth': req.getHeader('x-auth') };
   const all: Record<string, string> = {};
   req.forEach((k, v) => (all[k] = v));
-  const vendorUpgrade = looksLikeVendorUpgrade(all);
+  const signedBy = verifiedVendor(
+    { headers: all, path: req.getUrl(), query: rawQuery, publicUrl: services.config.publicUrl },
+    services.config,
+    Date.now(),
+  );
   const secKey = req.getHeader('sec-websocket-key');
   const secProtocol = req.getHeader('sec-websocket-protocol');
   const secExtensions = req.getHeader('sec-websocket-extensions');
@@ -180,10 +215,11 @@ function upgrade(
   const url = urlOptions(query);
 
   void (async () => {
-    // Vendor A drops query strings from stream URLs: its keyless upgrade waits for the key in the
-    // start event's stream parameters (docs/vendors.md). Any other keyless upgrade is refused.
+    // Vendor A drops query strings from stream URLs: its upgrade, signed with the account's secret, may
+    // wait for the key in the start event's stream parameters (docs/vendors.md). Any other keyless
+    // upgrade is refused: a signature header that no configured secret verifies proves nothing.
     const key = rawKey ? await authenticate(services.store, rawKey) : null;
-    if (!key && (rawKey || !vendorUpgrade)) {
+    if (!key && (rawKey || !signedBy)) {
       slot.release();
       return refuse(
         '401 Unauthorized',
@@ -205,6 +241,15 @@ function upgrade(
       return refuse('402 Payment Required', `insufficient credits: the first minute costs ${price} credits`);
     }
     if (aborted) return slot.release();
+    if (!key && keyless.pending >= keyless.max) {
+      slot.release();
+      metrics.rejected.inc({ status: '503', entry });
+      return refuse(
+        '503 Service Unavailable',
+        'node at its limit of keyless vendor sockets; retry on a new connection',
+      );
+    }
+    if (!key) keyless.pending++;
     const conn: Conn = {
       phase: 'waiting',
       serializer: null,
@@ -221,6 +266,8 @@ function upgrade(
       sink: null,
       closed: false,
       ws: null,
+      keyless: key ? null : keyless,
+      closeWith: null,
     };
     res.cork(() => res.upgrade(conn, secKey, secProtocol, secExtensions, context));
   })().catch((err: unknown) => {
@@ -233,13 +280,21 @@ function upgrade(
 function open(ws: WebSocket<Conn>, startTimeoutMs: number, scheduler: SchedulerLike): void {
   const conn = ws.getUserData();
   conn.ws = ws;
-  conn.timer = conn.started$.pipe(startTimeout(startTimeoutMs, scheduler)).subscribe({
+  const ms = conn.keyless ? Math.min(startTimeoutMs, KEYLESS_START_TIMEOUT_MS) : startTimeoutMs;
+  conn.timer = conn.started$.pipe(startTimeout(ms, scheduler)).subscribe({
     error: () => refuse(conn, 'start timeout'),
   });
 }
 
+/** The keyless upgrade's start has been dealt with (or never will be): it no longer counts against the cap. */
+function leaveKeyless(conn: Conn): void {
+  if (conn.keyless) conn.keyless.pending--;
+  conn.keyless = null;
+}
+
 /** Closes a socket that never became a session: no events, nothing charged. */
 function refuse(conn: Conn, reason: string, code = CLOSE_REFUSED): void {
+  leaveKeyless(conn);
   conn.phase = 'done';
   conn.timer?.unsubscribe();
   if (!conn.closed) {
@@ -257,7 +312,8 @@ function onMessage(
 ): void {
   if (frameProbe.enabled) frameProbe.arrived();
   const conn = ws.getUserData();
-  if (conn.phase === 'done') return;
+  if (conn.phase === 'done' || conn.closeWith) return;
+  if (message.byteLength > MAX_PAYLOAD) return tooBig(conn);
   if (conn.phase === 'waiting') {
     if (isBinary) return refuse(conn, 'binary frame before start');
     const text = Buffer.from(message).toString('utf8');
@@ -293,6 +349,22 @@ function onMessage(
 }
 
 /**
+ * A frame over the cap. Before the client has seen `session.started` (no session yet, or one still being
+ * opened) the socket closes with no events and nothing is charged; a live session ends as on a stop
+ * (`session.ended`, stored) and the socket then closes with 1009 instead of 1000.
+ */
+function tooBig(conn: Conn): void {
+  const reason = `message over ${MAX_PAYLOAD} bytes`;
+  if (conn.phase === 'waiting') return refuse(conn, reason, CLOSE_TOO_BIG);
+  conn.closeWith = { code: CLOSE_TOO_BIG, reason };
+  if (conn.phase === 'live') return conn.session!.end('stop');
+  // Starting: the phase stays, so the slot is left to the start in progress, which now opens nothing.
+  conn.timer?.unsubscribe();
+  conn.closed = true;
+  conn.ws?.end(CLOSE_TOO_BIG, reason);
+}
+
+/**
  * A keyless vendor upgrade: only a vendor start carrying a valid `key` parameter may start a
  * session. Anything else closes the socket with no events, like any refused start.
  */
@@ -307,6 +379,7 @@ async function authorizeStart(
   const vendor = serializer.protocol === 'vendor_a' || serializer.protocol === 'vendor_b';
   const presented = vendor ? info.params.key?.trim() : undefined;
   const key = await authenticate(services.store, presented);
+  leaveKeyless(conn);
   // Closed while the key was looked up: the close handler left the slot to us (phase 'starting').
   if (conn.closed) {
     conn.phase = 'done';
@@ -351,6 +424,13 @@ async function begin(
   if (spec.options.persona !== undefined && !findPersona(services.personas, spec.options.persona)) {
     return refuse(conn, 'invalid start: unknown persona');
   }
+  // Gone (or refused, e.g. a frame over the cap) before anything was charged: the client never saw the
+  // session start, so there is none to charge or store.
+  if (conn.closed) {
+    conn.phase = 'done';
+    conn.reservation.release();
+    return;
+  }
   let session: SessionActor;
   try {
     session = await supervisor.open(spec, conn.reservation);
@@ -373,7 +453,8 @@ async function begin(
         if (sink.isClosed) return;
         conn.phase = 'done';
         conn.closed = true;
-        ws.cork(() => sink.close(CLOSE_ENDED, 'session ended'));
+        const close = conn.closeWith ?? { code: CLOSE_ENDED, reason: 'session ended' };
+        ws.cork(() => sink.close(close.code, close.reason));
       },
     });
     session.outbound$.subscribe((f) => {
@@ -384,13 +465,21 @@ async function begin(
   // Until its graph runs (on a later turn of the loop), the session keeps these and later frames in order.
   for (const f of conn.early) session.push(f);
   conn.early = [];
-  // The socket closed while the first minute was charged: the session ends at once, properly.
-  if (conn.closed && conn.phase === 'live') session.end('closed');
+  // The socket closed while the first minute was charged: the session ends at once, properly, but the
+  // client never saw it start (`session.started` goes out once its graph runs), so that minute is given back.
+  if (conn.closed && conn.phase === 'live') {
+    session.end('closed');
+    const price = LIVE_PROFILES[conn.kind].minutePrice(spec.options.tracksBoth);
+    services.store.keys.credit(spec.key.id, price).catch((err: unknown) => {
+      services.log.error({ err, session: session.id }, 'giving back the first minute of an unseen session failed');
+    });
+  }
   supervisor.start(session);
 }
 
 function onClose(ws: WebSocket<Conn>): void {
   const conn = ws.getUserData();
+  leaveKeyless(conn);
   conn.closed = true;
   conn.ws = null;
   conn.timer?.unsubscribe();

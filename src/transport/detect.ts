@@ -71,21 +71,3 @@ export function detectSerializer(firstText: string, product: SessionKind): Seria
   }
   return null;
 }
-
-/**
- * Header names that only a telephony vendor's media connection carries: vendor A signs every
- * request it makes, socket upgrades included (`X-<vendor>-Signature`); vendor B sends its stream
- * auth token as `X-<vendor>-Streaming-Auth-Token` when one is configured. Our own webhook
- * signature header is not one of them.
- */
-const VENDOR_UPGRADE_HEADER = /^x-(?!voice-)[a-z0-9]+-(signature|streaming-auth-token)$/;
-
-/**
- * Whether a socket upgrade comes from a telephony vendor. Vendor A drops query strings from
- * stream URLs, so its upgrade arrives without a key; such an upgrade may wait for the key in the
- * start event's stream parameters (docs/vendors.md), while any other keyless upgrade is refused.
- * `headers` are lower-cased names.
- */
-export function looksLikeVendorUpgrade(headers: Readonly<Record<string, string>>): boolean {
-  return Object.entries(headers).some(([name, value]) => VENDOR_UPGRADE_HEADER.test(name) && value.trim() !== '');
-}

@@ -349,6 +349,44 @@ describe('fuzz: HTTP entry points (separate node process)', function () {
     expect(JSON.parse(put.body)).to.include({ status: 'error' });
   });
 
+  /**
+   * uWebSockets.js (20.30, the build on npm) rejects these in its own parser, before any handler runs, and
+   * never writes a status line, so the node cannot answer 400 or 431 (uWebSockets 20.4x writes those
+   * itself). What a client gets is pinned here: no bytes, then a clean close (no reset): at once for a
+   * header flood past uWS's 50 headers, after uWS's 10 s HTTP idle timeout for a request line it cannot
+   * parse. The node serves other requests meanwhile.
+   */
+  it('a garbage request line or ~500 headers: no answer, then a clean close within the idle timeout', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => `X-H${i}: v\r\n`).join('');
+    const inputs = [
+      'GARBAGE\r\n\r\n',
+      '\u0000\u0001\u0002 hello world\r\nfoo\r\n\r\n',
+      'GET / HTTP/9.9\r\n\r\n',
+      `GET /voice/capabilities HTTP/1.1\r\nHost: x\r\n${many}\r\n`,
+    ];
+    const results = inputs.map(
+      (input) =>
+        new Promise<{ data: string; error?: string }>((resolve) => {
+          const sock = net.connect(node.port, '127.0.0.1', () => sock.write(input));
+          let data = '';
+          let error: string | undefined;
+          const timer = setTimeout(() => {
+            error = 'no close within 20 s';
+            sock.destroy();
+          }, 20_000);
+          sock.on('data', (d: Buffer) => (data += d.toString('latin1')));
+          sock.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+          sock.on('close', () => {
+            clearTimeout(timer);
+            resolve({ data, error });
+          });
+        }),
+    );
+    expect(await alive(node)).to.equal(true);
+    const got = await Promise.all(results);
+    expect(got).to.deep.equal(inputs.map(() => ({ data: '', error: undefined })));
+  });
+
   it('never logs the X-Auth key', () => {
     expect(node.stdout()).to.not.include(key);
     expect(node.stdout()).to.include('"path":"/voice/scan"'); // it did log the requests

@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import { metrics } from '../../src/observability/metrics.js';
@@ -9,6 +14,7 @@ import { HttpError, ok, type Route } from '../../src/server/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, unknown>;
+const execFileP = promisify(execFile);
 
 const testRoutes: Route[] = [
   {
@@ -112,6 +118,16 @@ describe('integration/http: bodies, errors, time-outs', () => {
     expect(body).to.deep.equal({ status: 'error', message: 'body: larger than the limit of 1024 bytes' });
   });
 
+  it('refuses 12 MB of nested brackets on /voice/scan with 400 naming the cause, without parsing it', async () => {
+    const res = await fetch(`${s.url}/voice/scan`, {
+      method: 'POST',
+      body: '['.repeat(12 * 1024 * 1024),
+      headers: { 'Content-Type': 'application/json', 'X-Auth': s.key },
+    });
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.equal({ status: 'error', message: 'body: JSON nested deeper than 32 levels' });
+  });
+
   it('cuts off a chunked body once it passes the limit', async () => {
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
@@ -210,6 +226,75 @@ function getFrom(localAddress: string, port: number, path: string, key: string):
     req.on('error', reject);
   });
 }
+
+/**
+ * Bodies over the cap sent whole, as fetch, curl --data-binary and most SDKs send them: every attempt must
+ * get the 413 and its message, never a reset connection (the node reads and drops the rest before closing).
+ */
+describe('integration/http: over-cap bodies sent whole', function () {
+  this.timeout(120_000);
+  const ROUNDS = 20;
+  let s: TestServer;
+  let dir: string;
+  before(async () => {
+    s = await startTestServer();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-body-'));
+  });
+  after(async () => {
+    await s?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const CASES = [
+    { method: 'POST', path: '/voice/scan', size: 26 * 1024 * 1024, limit: 25 * 1024 * 1024 },
+    { method: 'PUT', path: '/domains/example.com', size: 200 * 1024, limit: 64 * 1024 },
+  ] as const;
+
+  for (const c of CASES) {
+    const body = Buffer.alloc(c.size, 0x20);
+    body.write('{"pad":"');
+    const message = `body: larger than the limit of ${c.limit} bytes`;
+
+    it(`${c.method} ${c.path} with ${c.size} bytes: 413 with its message ${ROUNDS} times in a row (fetch)`, async () => {
+      for (let i = 0; i < ROUNDS; i++) {
+        const res = await fetch(`${s.url}${c.path}`, {
+          method: c.method,
+          body,
+          headers: { 'Content-Type': 'application/json', 'X-Auth': s.key },
+        });
+        expect(res.status, `attempt ${i}`).to.equal(413);
+        expect(await res.json(), `attempt ${i}`).to.deep.equal({ status: 'error', message });
+      }
+    });
+
+    it(`${c.method} ${c.path} with ${c.size} bytes: 413 with its message ${ROUNDS} times in a row (curl --data-binary)`, async () => {
+      const file = path.join(dir, `body-${c.size}`);
+      fs.writeFileSync(file, body);
+      for (let i = 0; i < ROUNDS; i++) {
+        // `Expect:` off: curl then sends the whole body without waiting for an early answer.
+        const { stdout } = await execFileP('curl', [
+          '-sS',
+          '-X',
+          c.method,
+          '--data-binary',
+          `@${file}`,
+          '-H',
+          'Expect:',
+          '-H',
+          'Content-Type: application/json',
+          '-H',
+          `X-Auth: ${s.key}`,
+          '-w',
+          '\n%{http_code}',
+          `${s.url}${c.path}`,
+        ]);
+        const [json, code] = stdout.split('\n');
+        expect(code, `attempt ${i}`).to.equal('413');
+        expect(JSON.parse(json!), `attempt ${i}`).to.deep.equal({ status: 'error', message });
+      }
+    });
+  }
+});
 
 describe('integration/http: rate limits', () => {
   let s: TestServer;

@@ -74,6 +74,8 @@ function expectOnlyAllowed(vendor: Vendor, product: Product, received: Received[
   }
 }
 
+const VENDOR_A_TOKEN = 'vendor-a-auth-token-0123456789';
+
 function signatureOf(post: ReceivedPost, key: string): string {
   return `sha256=${createHmac('sha256', key).update(post.raw).digest('hex')}`;
 }
@@ -86,7 +88,7 @@ describe('vendor media streams over a real socket', function () {
   let runNo = 0;
 
   before(async () => {
-    srv = await startTestServer({ VOICE_WEBHOOK_ALLOW_PRIVATE: 'true' });
+    srv = await startTestServer({ VOICE_WEBHOOK_ALLOW_PRIVATE: 'true', VOICE_VENDOR_A_AUTH_TOKENS: VENDOR_A_TOKEN });
     hooks = await startHttpsReceiver();
     // The node's own socket entry points, trusting the receiver's self-signed certificate.
     live = await startLiveApp(srv.services, { webhookTls: { ca: hooks.cert } });
@@ -235,10 +237,14 @@ describe('vendor media streams over a real socket', function () {
   });
 
   describe('keyless upgrades (vendor A drops the query string from stream URLs)', () => {
-    // What vendor A's upgrade carries instead of a key: its request signature header.
-    const VENDOR_HEADERS = { 'X-Vendora-Signature': 'dGVzdA==' };
+    // What vendor A's upgrade carries instead of a key: its request signature, the base64 HMAC-SHA1 of
+    // the wss:// stream URL with the account's auth token (the node is reached through a TLS proxy).
+    let VENDOR_HEADERS: Record<string, string>;
+    before(() => {
+      const url = `${live.wsUrl.replace(/^ws:/, 'wss:')}/voice/filter/stream`;
+      VENDOR_HEADERS = { 'X-Twilio-Signature': createHmac('sha1', VENDOR_A_TOKEN).update(url).digest('base64') };
+    });
 
-    // Pending until the socket entry point implements the keyless rule of docs/vendors.md.
     it('starts the session when a vendor upgrade has no key and the start event carries a valid key parameter', async () => {
       const hook = hookFor('keyless');
       const lines = withStartParams(loadSession('vendor-a-filter'), { key: srv.key, webhook: hook.url });

@@ -4,6 +4,14 @@ import { HttpError } from '../types.js';
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** A client that stops sending for this long mid-body is cut off even if the route allows more time. */
 export const BODY_IDLE_MS = 10_000;
+/**
+ * How much of a body over the cap is read and thrown away before the 413, and for how long. Closing with
+ * request bytes still unread makes the kernel reset the connection, and the client (fetch, curl
+ * --data-binary, most SDKs send the whole body before reading) loses the 413 to ECONNRESET. Past either
+ * bound the node answers and closes anyway: a client that sends that much more deserves no better.
+ */
+export const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+export const DISCARD_MS = 10_000;
 
 export interface BodyOptions {
   limit: number;
@@ -12,23 +20,29 @@ export interface BodyOptions {
   idleMs?: number;
   /** Declared Content-Length, when the client sent one. */
   declaredLength?: number;
+  discardMaxBytes?: number;
+  discardMs?: number;
 }
 
 /**
  * Collects a request body from uWS with a hard size cap and a slow-body timeout. Must be called
  * synchronously inside the uWS request handler: chunks that arrive before `onData` is attached are lost.
  * uWS reuses (neuters) each chunk's ArrayBuffer after the callback, so every chunk is copied.
- * Rejects with HttpError 413 or 408; the caller answers and closes the connection.
+ * Rejects with HttpError 408, or 413 once the rest of an over-cap body has been read and dropped (within
+ * the discard bounds); the caller answers and closes the connection.
  */
 export function collectBody(res: UwsResponse, opts: BodyOptions): { body: Promise<Buffer>; cancel(): void } {
-  if (opts.declaredLength !== undefined && opts.declaredLength > opts.limit) {
+  const discardMax = opts.discardMaxBytes ?? DISCARD_MAX_BYTES;
+  if (opts.declaredLength !== undefined && opts.declaredLength > opts.limit + discardMax) {
     return { body: Promise.reject(tooLarge(opts.limit)), cancel: () => undefined };
   }
   const idleMs = Math.min(opts.idleMs ?? BODY_IDLE_MS, opts.deadlineMs);
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
+  let discarding = false;
   let idle: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
   let resolve!: (b: Buffer) => void;
   let reject!: (e: unknown) => void;
   const body = new Promise<Buffer>((res_, rej) => {
@@ -47,18 +61,34 @@ export function collectBody(res: UwsResponse, opts: BodyOptions): { body: Promis
     else resolve(value ?? Buffer.alloc(0));
   };
   const slow = (): void => finish(new HttpError(408, 'body: not received in time'));
-  // `finish` reads `deadline` only from timer and data callbacks, which run after this line.
-  const deadline = setTimeout(slow, opts.deadlineMs);
-  idle = setTimeout(slow, idleMs);
+  /** From here on chunks are counted and dropped; the 413 goes out when the body ends or a bound passes. */
+  const over = (): void => finish(tooLarge(opts.limit));
+  const discard = (): void => {
+    discarding = true;
+    chunks.length = 0;
+    clearTimeout(deadline);
+    clearTimeout(idle);
+    deadline = setTimeout(over, opts.discardMs ?? DISCARD_MS);
+    idle = setTimeout(over, idleMs);
+  };
+  if (opts.declaredLength !== undefined && opts.declaredLength > opts.limit) discard();
+  else {
+    deadline = setTimeout(slow, opts.deadlineMs);
+    idle = setTimeout(slow, idleMs);
+  }
 
   res.onData((chunk, isLast) => {
     if (settled) return;
     size += chunk.byteLength;
-    if (size > opts.limit) {
-      finish(tooLarge(opts.limit));
+    if (!discarding && size > opts.limit) discard();
+    if (discarding) {
+      if (isLast || size > opts.limit + discardMax) return over();
+      clearTimeout(idle);
+      idle = setTimeout(over, idleMs);
       return;
     }
-    chunks.push(Buffer.from(new Uint8Array(chunk.slice(0))));
+    // `slice` copies out of the buffer uWS reuses; `Buffer.from` of an ArrayBuffer only wraps that copy.
+    chunks.push(Buffer.from(chunk.slice(0)));
     if (isLast) {
       finish(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
       return;

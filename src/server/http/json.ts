@@ -1,5 +1,6 @@
 import type { HttpRequest } from '../types.js';
 import { HttpError } from '../types.js';
+import { jsonShapeProblem } from './json-shape.js';
 
 /**
  * Parses a JSON object body. Errors name `body`, as every 400 names the field or cause.
@@ -10,6 +11,8 @@ export function readJson(req: HttpRequest, allowEmpty = false): Record<string, u
     if (allowEmpty) return {};
     throw new HttpError(400, 'body: a JSON object is required');
   }
+  const problem = jsonShapeProblem(req.body);
+  if (problem) throw new HttpError(400, `body: ${problem}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(req.body.toString('utf8'));

@@ -58,6 +58,8 @@ export interface SpawnOptions {
   port?: number;
   metricsPort?: number;
   sipPort?: number;
+  /** Return at once instead of waiting until the node serves (a node expected to refuse to start). */
+  noWait?: boolean;
 }
 
 /** Starts `voice serve` from the TypeScript sources and waits until it answers on its port. */
@@ -119,6 +121,7 @@ export async function spawnNode(opts: SpawnOptions): Promise<NodeProcess> {
       await exited;
     },
   };
+  if (opts.noWait) return node;
   const deadline = Date.now() + 30_000;
   let gone = false;
   void exited.then(() => (gone = true));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PendingVendorSerializer, detectSerializer, looksLikeVendorUpgrade } from '../../../src/transport/detect.js';
+import { PendingVendorSerializer, detectSerializer } from '../../../src/transport/detect.js';
 import { RawSerializer } from '../../../src/transport/raw.js';
 import { VendorASerializer } from '../../../src/transport/vendor-a.js';
 import { VendorBSerializer } from '../../../src/transport/vendor-b.js';
@@ -69,19 +69,5 @@ describe('transport/detect', () => {
     ]) {
       expect(detectSerializer(t, 'filter'), t).to.equal(null);
     }
-  });
-});
-
-describe('transport/detect: vendor upgrades', () => {
-  it('recognises a vendor request signature or streaming auth token header', () => {
-    expect(looksLikeVendorUpgrade({ host: 'x', 'x-vendora-signature': 'abc=' })).to.equal(true);
-    expect(looksLikeVendorUpgrade({ 'x-vendorb-streaming-auth-token': 't0k' })).to.equal(true);
-  });
-
-  it('does not take an ordinary client, an empty header or our own signature header for a vendor', () => {
-    expect(looksLikeVendorUpgrade({ host: 'x', 'user-agent': 'ws', origin: 'https://a.example' })).to.equal(false);
-    expect(looksLikeVendorUpgrade({ 'x-vendora-signature': ' ' })).to.equal(false);
-    expect(looksLikeVendorUpgrade({ 'x-voice-signature': 'sha256=00' })).to.equal(false);
-    expect(looksLikeVendorUpgrade({ 'x-signature': 'abc' })).to.equal(false);
   });
 });
