@@ -373,7 +373,9 @@ async function begin(
         if (sink.isClosed) return;
         conn.phase = 'done';
         conn.closed = true;
-        ws.cork(() => sink.close(CLOSE_ENDED, 'session ended'));
+        // Never inside cork: uWS sends the TCP FIN right after the close frame only when uncorked (a
+        // corked end() never sends it), and WHATWG clients wait for the server to close first (RFC 6455 §7.1.1).
+        sink.close(CLOSE_ENDED, 'session ended');
       },
     });
     session.outbound$.subscribe((f) => {
