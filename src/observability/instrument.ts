@@ -1,5 +1,5 @@
 /*
- * Provider calls as metrics (`voice_provider_calls_total`, `voice_provider_latency_ms`), added once at
+ * Provider calls as metrics (`voice_provider_calls_total`, `voice_provider_latency_seconds`), added once at
  * boot around the providers so no caller has to remember them. Live model scoring is timed where it is
  * called (pipelines/live/scoring.ts, op `score_live`); here: the final analysis (`analyze`), speech
  * recognition (`transcribe`: latency from the end of the audio to the last result, which is what a

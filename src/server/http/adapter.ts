@@ -108,7 +108,9 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
       body?.cancel();
       const status = ex.answeredStatus ?? (ex.aborted ? 499 : 500);
       const ms = Number(process.hrtime.bigint() - ex.started) / 1e6;
-      metrics.httpRequests.inc({ route: route?.path ?? 'unmatched', status: String(status) });
+      const labels = { route: route?.path ?? 'unmatched', status: String(status) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, ms / 1000);
       // 429s are counted where they are decided; 503s come from routes (feature off).
       if (status === 503) metrics.rejected.inc({ status: '503', entry: 'http' });
       if (!deps.log.isLevelEnabled('info')) return;
