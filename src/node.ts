@@ -28,6 +28,8 @@ export interface NodeOptions {
   routes?: readonly Route[];
   /** Extra mounts besides `allMounts`. */
   mounts?: readonly Mount[];
+  /** Hear the honeypot's voice once before listening (what `voice serve` does; see boot.ts). */
+  probeVoice?: boolean;
 }
 
 /** Boots one node: services, HTTP routes, socket mounts, listen. */
@@ -36,7 +38,7 @@ export async function startNode(
   log: Logger = createLogger(config.logLevel),
   opts: NodeOptions = {},
 ): Promise<VoiceNode> {
-  const services = opts.services ?? (await buildServices(config, log));
+  const services = opts.services ?? (await buildServices(config, log, { probeVoice: opts.probeVoice }));
   const limits = new RequestLimits(config.rateLimitPerMinute);
   const drains: Array<() => Promise<void>> = [];
   const readies: Array<Promise<unknown>> = [];

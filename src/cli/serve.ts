@@ -1,4 +1,5 @@
 import { ensureDevKey, DEV_KEY_FILE } from '../boot.js';
+import { ConfigError } from '../config.js';
 import { createLogger } from '../log.js';
 import { missingNodeFlags } from '../node-flags.js';
 import { startNode } from '../node.js';
@@ -13,7 +14,15 @@ export async function run(argv: string[]): Promise<number> {
   const config = configOrReport();
   if (!config) return 2;
   const log = createLogger(config.logLevel);
-  const node = await startNode(config, log);
+  let node: Awaited<ReturnType<typeof startNode>>;
+  try {
+    node = await startNode(config, log, { probeVoice: true });
+  } catch (err) {
+    // A setting that cannot work stops the node with one line naming the variable, like a malformed one.
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`voice: bad configuration: ${err.message}`);
+    return 2;
+  }
   const missing = missingNodeFlags();
   if (missing.length > 0)
     log.info(
