@@ -176,6 +176,12 @@ export const OPENAPI = {
       },
     },
     schemas: {
+      HealthChecks: {
+        type: 'object',
+        description: 'Each check `up` or `down: <why>`: `store` always; `llm`, `stt` and `tts` when configured.',
+        required: ['store'],
+        additionalProperties: { type: 'string', pattern: '^(up|down: .+)$' },
+      },
       Error: {
         type: 'object',
         required: ['status', 'message'],
@@ -230,6 +236,31 @@ export const OPENAPI = {
         summary: 'What the deployment supports, with prices. No key.',
         security: [],
         responses: { 200: json(success({ capabilities: ref('Capabilities') }, ['capabilities']), 'Capabilities.') },
+      },
+    },
+    '/voice/health': {
+      get: {
+        operationId: 'getHealth',
+        tags: ['discovery'],
+        summary:
+          'Readiness, no key: 200 when the store and every configured provider answer, 503 naming what is down. Liveness is /voice/capabilities.',
+        security: [],
+        responses: {
+          200: json(success({ ready: { const: true }, checks: ref('HealthChecks') }, ['ready', 'checks']), 'Ready.'),
+          503: json(
+            {
+              type: 'object',
+              required: ['status', 'message', 'ready', 'checks'],
+              properties: {
+                status: { const: 'error' },
+                message: { type: 'string', description: 'Names what is down: `not ready: store (…) down`.' },
+                ready: { const: false },
+                checks: ref('HealthChecks'),
+              },
+            },
+            'Not ready.',
+          ),
+        },
       },
     },
     '/voice/categories': {
