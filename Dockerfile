@@ -39,9 +39,10 @@ USER node
 VOLUME ["/data"]
 # HTTP and sockets; SIP signalling; RTP media of SIP calls (VOICE_SIP_RTP_PORTS).
 EXPOSE 8080 5080/udp 5080/tcp 10000-20000/udp
-# Capabilities need no key, so the probe works on any deployment.
+# Readiness (no key): unhealthy while the store or a configured provider is down. Liveness alone is
+# /voice/capabilities, for orchestrators that restart on a failed probe.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.VOICE_PORT||8080)+'/voice/capabilities').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.VOICE_PORT||8080)+'/voice/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM from the orchestrator drains live sessions (VOICE_DRAIN_SECONDS) before the process exits.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]

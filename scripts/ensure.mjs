@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -115,8 +116,35 @@ function ensureTestTools() {
   }
 }
 
+/** Where the metrics test finds promtool when it is not on PATH. */
+export const PROMTOOL_DIR = path.join(ROOT, 'test', '.tmp', 'tools', 'prometheus');
+
+/**
+ * promtool (the metrics test checks the exposition with it) from Debian's `prometheus` package, unpacked
+ * with `dpkg -x` so the Prometheus service itself is never installed or started.
+ */
+function ensurePromtool() {
+  if (onPath('promtool') || fs.existsSync(path.join(PROMTOOL_DIR, 'usr', 'bin', 'promtool'))) return;
+  if (!onPath('apt-get') || !onPath('dpkg')) {
+    console.error("The metrics test needs promtool: unpack Debian's prometheus package (apt-get download prometheus).");
+    return;
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'promtool-'));
+  console.error('Fetching promtool (apt-get download prometheus) ...');
+  const got = spawnSync('apt-get', ['download', 'prometheus'], { cwd: tmp, stdio: 'inherit' });
+  const deb = fs.readdirSync(tmp).find((f) => f.endsWith('.deb'));
+  fs.mkdirSync(PROMTOOL_DIR, { recursive: true });
+  if (got.status !== 0 || !deb || spawnSync('dpkg', ['-x', path.join(tmp, deb), PROMTOOL_DIR]).status !== 0) {
+    console.error('Could not unpack promtool: the metrics check will skip.');
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
 function main() {
-  if (process.argv.includes('--test-tools')) ensureTestTools();
+  if (process.argv.includes('--test-tools')) {
+    ensureTestTools();
+    ensurePromtool();
+  }
   const depsOnly = process.argv.includes('--deps-only');
   const deps = depsProblem();
   if (deps) {

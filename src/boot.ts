@@ -7,13 +7,15 @@ import { PERSONAS } from './honeypot/personas.js';
 import type { Logger } from './log.js';
 import { instrumentProviders } from './observability/instrument.js';
 import { createModelProvider, type ModelProvider } from './providers/llm/index.js';
-import { createSpeechToText } from './providers/stt/index.js';
+import { createSpeechToText, type SpeechToText } from './providers/stt/index.js';
 import { createTextToSpeech } from './providers/tts/index.js';
+import type { TextToSpeech } from './providers/tts/types.js';
 import { hashKey } from './server/auth.js';
 import type { Services } from './services.js';
 import { openStore } from './store/index.js';
 import { warmUpRules } from './rules/index.js';
 import { recoverSessions } from './store/journal.js';
+import { checkModel, checkSettings, checkVoice } from './startup-checks.js';
 import type { KeyRecord, Store } from './store/types.js';
 
 /** A new API key: 32 random bytes, URL-safe, with a recognisable prefix. */
@@ -75,9 +77,19 @@ export async function ensureDevKey(store: Store, dataDir: string): Promise<{ key
 }
 
 /** Builds everything a node shares: store, bootstrap keys, providers, personas. */
-export async function buildServices(config: Config, log: Logger): Promise<Services> {
+export interface BuildOptions {
+  /**
+   * Hear the honeypot's voice speak once before the node listens (startup-checks.ts). `voice serve` does;
+   * embedders and tests that start many nodes may skip the seconds it costs a cold engine.
+   */
+  probeVoice?: boolean;
+}
+
+export async function buildServices(config: Config, log: Logger, opts: BuildOptions = {}): Promise<Services> {
+  checkSettings(config);
   const opened = await openStore(config, log);
   let store: Store = opened;
+  const started: Array<{ close?(): Promise<void> } | null> = [];
   try {
     // Session writes to a store across the network go through the node's local journal, so a store outage
     // at session end loses nothing; what the last run left in it is written now, then the sessions it left
@@ -89,11 +101,19 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       journal: opened.kind !== 'embedded',
     });
     await bootstrapKeys(store, config, log);
-    const [llm, stt, tts] = await Promise.all([
-      createModelProvider(config, log),
+    // Settled, not all: a provider that failed must not leave the others (the eSpeak child) running.
+    const made = await Promise.allSettled([
+      createModelProvider(config, log, config.modelFile ? { local: { modelPath: config.modelFile } } : {}),
       createSpeechToText(config, log),
       createTextToSpeech(config, log),
     ]);
+    for (const r of made) if (r.status === 'fulfilled') started.push(r.value);
+    const [llm, stt, tts] = made.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return r.value;
+    }) as [ModelProvider | null, SpeechToText | null, TextToSpeech | null];
+    checkModel(config, llm);
+    if (opts.probeVoice) await checkVoice(config, tts, PERSONAS[0]!.tts.espeak);
     log.info({ llm: llm?.id ?? 'none', stt: stt?.id ?? 'none', tts: tts?.id ?? 'none' }, 'providers ready');
     warmUpRules();
     const analysis = createAnalysisPool(config, llm, log);
@@ -108,6 +128,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       ...(analysis ? { analysis } : {}),
     });
   } catch (err) {
+    await Promise.allSettled(started.map((p) => p?.close?.()));
     await store.close().catch(() => undefined);
     throw err;
   }
@@ -119,7 +140,10 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
  */
 function createAnalysisPool(config: Config, llm: ModelProvider | null, log: Logger): AnalysisPool | null {
   if (config.analysisWorkers === 0) return null;
-  if (config.llm === 'local' && llm) return new AnalysisPool(config.analysisWorkers, { model: {} }, log);
+  if (config.llm === 'local' && llm) {
+    const model = config.modelFile ? { modelPath: config.modelFile } : {};
+    return new AnalysisPool(config.analysisWorkers, { model }, log);
+  }
   if (config.llm === 'none') return new AnalysisPool(config.analysisWorkers, {}, log);
   return null;
 }

@@ -25,6 +25,8 @@ export interface Config {
   openaiModel: string;
   openaiApiKey?: string;
   whisperUrl?: string;
+  /** The embedded model's file for VOICE_LLM=local (VOICE_MODEL_FILE); absent: models/scamlr-v1.json. */
+  modelFile?: string;
   pollyVoice?: string;
   sipHost: string;
   sipPort: number;
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     openaiModel: str(env, 'VOICE_OPENAI_MODEL') ?? 'default',
     openaiApiKey: str(env, 'VOICE_OPENAI_API_KEY'),
     whisperUrl: url(env, 'VOICE_WHISPER_URL', ['http', 'https']),
+    modelFile: str(env, 'VOICE_MODEL_FILE') && path.resolve(str(env, 'VOICE_MODEL_FILE')!),
     pollyVoice: str(env, 'VOICE_POLLY_VOICE'),
     sipHost: str(env, 'VOICE_SIP_HOST') ?? '0.0.0.0',
     sipPort,

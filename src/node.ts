@@ -31,6 +31,8 @@ export interface NodeOptions {
   routes?: readonly Route[];
   /** Extra mounts besides `allMounts`. */
   mounts?: readonly Mount[];
+  /** Hear the honeypot's voice once before listening (what `voice serve` does; see boot.ts). */
+  probeVoice?: boolean;
 }
 
 /** Boots one node: services, HTTP routes, socket mounts, listen. */
@@ -40,7 +42,7 @@ export async function startNode(
   opts: NodeOptions = {},
 ): Promise<VoiceNode> {
   containUnhandledErrors(log);
-  const services = opts.services ?? (await buildServices(config, log));
+  const services = opts.services ?? (await buildServices(config, log, { probeVoice: opts.probeVoice }));
   const limits = new RequestLimits(config.rateLimitPerMinute);
   const drains: Array<() => Promise<void>> = [];
   const readies: Array<Promise<unknown>> = [];

@@ -134,7 +134,8 @@ const scanBody: Schema = {
   },
 };
 
-const vendorXml = (what: string) => ({
+const vendorXml = (operationId: string, what: string) => ({
+  operationId,
   tags: ['vendor XML'],
   summary: what,
   security: [{ apiKey: [] }, { apiKeyQuery: [] }],
@@ -175,6 +176,12 @@ export const OPENAPI = {
       },
     },
     schemas: {
+      HealthChecks: {
+        type: 'object',
+        description: 'Each check `up` or `down: <why>`: `store` always; `llm`, `stt` and `tts` when configured.',
+        required: ['store'],
+        additionalProperties: { type: 'string', pattern: '^(up|down: .+)$' },
+      },
       Error: {
         type: 'object',
         required: ['status', 'message'],
@@ -224,14 +231,41 @@ export const OPENAPI = {
   paths: {
     '/voice/capabilities': {
       get: {
+        operationId: 'getCapabilities',
         tags: ['discovery'],
         summary: 'What the deployment supports, with prices. No key.',
         security: [],
         responses: { 200: json(success({ capabilities: ref('Capabilities') }, ['capabilities']), 'Capabilities.') },
       },
     },
+    '/voice/health': {
+      get: {
+        operationId: 'getHealth',
+        tags: ['discovery'],
+        summary:
+          'Readiness, no key: 200 when the store and every configured provider answer, 503 naming what is down. Liveness is /voice/capabilities.',
+        security: [],
+        responses: {
+          200: json(success({ ready: { const: true }, checks: ref('HealthChecks') }, ['ready', 'checks']), 'Ready.'),
+          503: json(
+            {
+              type: 'object',
+              required: ['status', 'message', 'ready', 'checks'],
+              properties: {
+                status: { const: 'error' },
+                message: { type: 'string', description: 'Names what is down: `not ready: store (…) down`.' },
+                ready: { const: false },
+                checks: ref('HealthChecks'),
+              },
+            },
+            'Not ready.',
+          ),
+        },
+      },
+    },
     '/voice/categories': {
       get: {
+        operationId: 'listCategories',
         tags: ['discovery'],
         summary: 'The complaint categories with descriptions and notes that tell close ones apart.',
         responses: {
@@ -258,6 +292,7 @@ export const OPENAPI = {
     },
     '/voice/personas': {
       get: {
+        operationId: 'listPersonas',
         tags: ['discovery'],
         summary: 'The honeypot personas; use `id` as the `persona` option.',
         responses: {
@@ -283,6 +318,7 @@ export const OPENAPI = {
     },
     '/voice/scan': {
       post: {
+        operationId: 'scanCall',
         tags: ['scan'],
         summary: 'Score a transcript or a recording after the call (2 credits, plus 1 per started minute of audio).',
         requestBody: {
@@ -326,6 +362,7 @@ export const OPENAPI = {
     },
     '/voice/sessions': {
       get: {
+        operationId: 'listSessions',
         tags: ['sessions'],
         summary: "The calling key's sessions, newest first.",
         parameters: [
@@ -344,6 +381,7 @@ export const OPENAPI = {
     },
     '/voice/sessions/{id}': {
       get: {
+        operationId: 'getSession',
         tags: ['sessions'],
         summary: 'One session, with the verdict rebuilt from the record (source `stored`). Free.',
         parameters: [{ name: 'id', in: 'path', required: true, schema: str }],
@@ -375,6 +413,7 @@ export const OPENAPI = {
     },
     '/voice/numbers/{e164}': {
       get: {
+        operationId: 'getNumber',
         tags: ['numbers'],
         summary: 'Whether a number is reported (complaints filed). Free.',
         parameters: [
@@ -392,6 +431,7 @@ export const OPENAPI = {
     },
     '/voice/numbers': {
       get: {
+        operationId: 'listReportedNumbers',
         tags: ['numbers'],
         summary: 'Feed of reported numbers whose latest complaint is after `since`, oldest change first.',
         parameters: [
@@ -419,6 +459,7 @@ export const OPENAPI = {
     },
     '/domains/{id}': {
       put: {
+        operationId: 'putDomain',
         tags: ['domains'],
         summary: 'Create or replace a SIP-firewall domain.',
         parameters: [
@@ -448,6 +489,7 @@ export const OPENAPI = {
         },
       },
       get: {
+        operationId: 'getDomain',
         tags: ['domains'],
         summary: 'A domain as the PUT returns it.',
         parameters: [{ name: 'id', in: 'path', required: true, schema: str }],
@@ -460,23 +502,24 @@ export const OPENAPI = {
       },
     },
     '/voice/filter/vendor-a-xml': {
-      post: vendorXml('Vendor A voice URL: stream to the filter and dial `forward`.'),
-      get: vendorXml('As POST.'),
+      post: vendorXml('postFilterVendorAXml', 'Vendor A voice URL: stream to the filter and dial `forward`.'),
+      get: vendorXml('getFilterVendorAXml', 'As POST.'),
     },
     '/voice/filter/vendor-b-xml': {
-      post: vendorXml('Vendor B voice URL: stream to the filter and dial `forward`.'),
-      get: vendorXml('As POST.'),
+      post: vendorXml('postFilterVendorBXml', 'Vendor B voice URL: stream to the filter and dial `forward`.'),
+      get: vendorXml('getFilterVendorBXml', 'As POST.'),
     },
     '/voice/honeypot/vendor-a-xml': {
-      post: vendorXml('Vendor A: hand the call to the honeypot.'),
-      get: vendorXml('As POST.'),
+      post: vendorXml('postHoneypotVendorAXml', 'Vendor A: hand the call to the honeypot.'),
+      get: vendorXml('getHoneypotVendorAXml', 'As POST.'),
     },
     '/voice/honeypot/vendor-b-xml': {
-      post: vendorXml('Vendor B: hand the call to the honeypot.'),
-      get: vendorXml('As POST.'),
+      post: vendorXml('postHoneypotVendorBXml', 'Vendor B: hand the call to the honeypot.'),
+      get: vendorXml('getHoneypotVendorBXml', 'As POST.'),
     },
     '/voice/openapi.json': {
       get: {
+        operationId: 'getOpenApi',
         tags: ['discovery'],
         summary: 'This document. No key.',
         security: [],
@@ -485,6 +528,7 @@ export const OPENAPI = {
     },
     '/console': {
       get: {
+        operationId: 'getConsolePage',
         tags: ['console'],
         summary: 'The operator console page (static; it asks for the key). Live feed: WebSocket /console/stream?key=.',
         security: [],
@@ -493,6 +537,7 @@ export const OPENAPI = {
     },
     '/console/app.js': {
       get: {
+        operationId: 'getConsoleScript',
         tags: ['console'],
         summary: "The console's script.",
         security: [],
@@ -501,6 +546,7 @@ export const OPENAPI = {
     },
     '/console/tuning': {
       get: {
+        operationId: 'getConsoleTuning',
         tags: ['console'],
         summary: 'The tuning knobs in force on this node (docs/tuning.md).',
         responses: {

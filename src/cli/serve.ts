@@ -1,4 +1,5 @@
 import { ensureDevKey, DEV_KEY_FILE } from '../boot.js';
+import { ConfigError } from '../config.js';
 import { createLogger } from '../log.js';
 import { missingNodeFlags } from '../node-flags.js';
 import { startNode, type VoiceNode } from '../node.js';
@@ -18,8 +19,13 @@ export async function run(argv: string[]): Promise<number> {
   exitOnFatal(log);
   let node: VoiceNode;
   try {
-    node = await startNode(config, log);
+    node = await startNode(config, log, { probeVoice: true });
   } catch (err) {
+    // A setting that cannot work stops the node with one line naming the variable, like a malformed one.
+    if (err instanceof ConfigError) {
+      console.error(`voice: bad configuration: ${err.message}`);
+      return 2;
+    }
     // A port already taken is an operator's mistake: one line naming the variable, not a trace.
     log.fatal({ err }, 'cannot start');
     console.error(`voice: cannot start: ${err instanceof ListenError ? err.message : String(err)}`);

@@ -1,5 +1,5 @@
 /*
- * Provider calls as metrics (`voice_provider_calls_total`, `voice_provider_latency_ms`), added once at
+ * Provider calls as metrics (`voice_provider_calls_total`, `voice_provider_latency_seconds`), added once at
  * boot around the providers so no caller has to remember them. Live model scoring is timed where it is
  * called (pipelines/live/scoring.ts, op `score_live`); here: the final analysis (`analyze`), speech
  * recognition (`transcribe`: latency from the end of the audio to the last result, which is what a
@@ -10,12 +10,14 @@ import type { ModelProvider } from '../providers/llm/types.js';
 import type { SpeechToText } from '../providers/stt/types.js';
 import type { TextToSpeech } from '../providers/tts/types.js';
 import type { Services } from '../services.js';
+import { providerHealth } from '../health/provider-health.js';
 import { metrics } from './metrics.js';
 
 /** Counts one provider call; also for calls made where the wrappers below cannot see them (analysis workers). */
 export function recordProviderCall(provider: string, op: string, ok: boolean, ms: number): void {
   metrics.providerCalls.inc({ provider, op, outcome: ok ? 'ok' : 'error' });
   metrics.providerLatency.observe({ provider, op }, ms);
+  providerHealth.record(provider, ok, Date.now());
 }
 
 async function timed<T>(provider: string, op: string, work: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
 
 /**
  * Every metric the node exports, defined once. Code increments these directly; `GET /metrics`
@@ -6,8 +6,25 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+// prom-client exports these sums as gauges named `_total`, which Prometheus reserves for counters
+// (`promtool check metrics` rejects them); the by-type gauges they sum stay.
+for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+  registry.removeSingleMetric(name);
 
-const ms = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 20000];
+/** Durations are exported in seconds (Prometheus base units). */
+const seconds = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 20];
+
+/**
+ * A seconds histogram that callers feed in milliseconds: they time with `performance.now()`, and
+ * converting here keeps every call site from having to remember the unit.
+ */
+class FedInMs<T extends string> {
+  constructor(readonly histogram: Histogram<T>) {}
+  observe(labelsOrMs: LabelValues<T> | number, ms?: number): void {
+    if (typeof labelsOrMs === 'number') this.histogram.observe(labelsOrMs / 1000);
+    else this.histogram.observe(labelsOrMs, (ms ?? 0) / 1000);
+  }
+}
 
 /**
  * Inbound frame counts. Every 20 ms of every call adds to these, so they are plain numbers (a labelled
@@ -60,12 +77,14 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [registry],
   }),
-  webhookLatency: new Histogram({
-    name: 'voice_webhook_latency_ms',
-    help: 'Webhook post latency',
-    buckets: ms,
-    registers: [registry],
-  }),
+  webhookLatency: new FedInMs(
+    new Histogram({
+      name: 'voice_webhook_latency_seconds',
+      help: 'Webhook post latency',
+      buckets: seconds,
+      registers: [registry],
+    }),
+  ),
   providerCalls: new Counter({
     name: 'voice_provider_calls_total',
     help: 'Provider calls by provider, operation and outcome',
@@ -78,19 +97,23 @@ export const metrics = {
     labelNames: ['on'] as const,
     registers: [registry],
   }),
-  providerLatency: new Histogram({
-    name: 'voice_provider_latency_ms',
-    help: 'Provider call latency',
-    labelNames: ['provider', 'op'] as const,
-    buckets: ms,
-    registers: [registry],
-  }),
-  utteranceToVerdict: new Histogram({
-    name: 'voice_utterance_to_verdict_ms',
-    help: 'Time from a final utterance to its verdict event',
-    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100],
-    registers: [registry],
-  }),
+  providerLatency: new FedInMs(
+    new Histogram({
+      name: 'voice_provider_latency_seconds',
+      help: 'Provider call latency',
+      labelNames: ['provider', 'op'] as const,
+      buckets: seconds,
+      registers: [registry],
+    }),
+  ),
+  utteranceToVerdict: new FedInMs(
+    new Histogram({
+      name: 'voice_utterance_to_verdict_seconds',
+      help: 'Time from a final utterance to its verdict event',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1],
+      registers: [registry],
+    }),
+  ),
   creditsCharged: new Counter({
     name: 'voice_credits_charged_total',
     help: 'Credits debited',
@@ -113,6 +136,13 @@ export const metrics = {
     name: 'voice_http_requests_total',
     help: 'HTTP requests by route and status',
     labelNames: ['route', 'status'] as const,
+    registers: [registry],
+  }),
+  httpDuration: new Histogram({
+    name: 'voice_http_request_duration_seconds',
+    help: 'HTTP request duration, from its arrival to its answer, by route and status',
+    labelNames: ['route', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   }),
 };

@@ -454,7 +454,9 @@ async function begin(
         conn.phase = 'done';
         conn.closed = true;
         const close = conn.closeWith ?? { code: CLOSE_ENDED, reason: 'session ended' };
-        ws.cork(() => sink.close(close.code, close.reason));
+        // Never inside cork: uWS sends the TCP FIN right after the close frame only when uncorked (a
+        // corked end() never sends it), and WHATWG clients wait for the server to close first (RFC 6455 §7.1.1).
+        sink.close(close.code, close.reason);
       },
     });
     session.outbound$.subscribe((f) => {

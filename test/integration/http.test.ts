@@ -109,6 +109,24 @@ describe('integration/http: discovery, auth, sessions', () => {
       expect(ida).not.to.equal(b.res.headers.get('x-request-id'));
       expect(s.logs.some((l) => l.req === ida && l.status === 200 && l.path === '/voice/capabilities')).to.equal(true);
     });
+
+    it('keeps a well-formed incoming X-Request-Id, in the response and the log line, and replaces a malformed one', async () => {
+      for (const id of ['lb-7f3a9c2e41d0', 'Root=1-67891233-abcdef012345678912345678', 'a'.repeat(128)]) {
+        const { res } = await get(s, '/voice/capabilities', { 'X-Request-Id': id });
+        expect(res.headers.get('x-request-id')).to.equal(id);
+        expect(s.logs.some((l) => l.req === id && l.status === 200)).to.equal(true);
+      }
+      // On errors too: the id is the caller's handle on what went wrong.
+      const denied = await get(s, '/voice/personas', { 'X-Request-Id': 'trace-401' });
+      expect(denied.res.status).to.equal(401);
+      expect(denied.res.headers.get('x-request-id')).to.equal('trace-401');
+      for (const bad of ['a'.repeat(129), 'two words', 'x"y', 'a,b', 'semi;colon', 'tab\there', 'é']) {
+        const { res } = await get(s, '/voice/capabilities', { 'X-Request-Id': bad });
+        const id = res.headers.get('x-request-id');
+        expect(id, JSON.stringify(bad)).to.match(/^[0-9a-f-]{36}$/);
+        expect(s.logText()).not.to.include(bad);
+      }
+    });
   });
 
   describe('GET /voice/capabilities', () => {

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { VoiceApiError, VoiceClient } from '../../src/client/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ESCALATING_SCAM_CALL } from './helpers/live-client.js';
@@ -14,6 +17,12 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) sum += Number(m[3]);
   }
   return sum;
+}
+
+/** Debian's promtool: on PATH, or unpacked from the `prometheus` package by the test setup. */
+function findPromtool(): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), path.resolve('test/.tmp/tools/prometheus/usr/bin')];
+  return dirs.map((d) => path.join(d, 'promtool')).find((p) => fs.existsSync(p));
 }
 
 describe('metrics (Prometheus, VOICE_METRICS_PORT)', function () {
@@ -101,11 +110,11 @@ describe('metrics (Prometheus, VOICE_METRICS_PORT)', function () {
     expect(moved('voice_events_total', { type: 'session.ended' })).to.equal(1);
     expect(moved('voice_verdicts_total', { level: 'scam' })).to.be.at.least(1);
     expect(moved('voice_webhook_posts_total', { outcome: 'blocked' })).to.be.at.least(1);
-    expect(moved('voice_webhook_latency_ms_count')).to.be.at.least(1);
+    expect(moved('voice_webhook_latency_seconds_count')).to.be.at.least(1);
     expect(moved('voice_provider_calls_total', { op: 'analyze', outcome: 'ok' })).to.equal(2);
-    expect(moved('voice_provider_latency_ms_count', { op: 'analyze' })).to.equal(2);
+    expect(moved('voice_provider_latency_seconds_count', { op: 'analyze' })).to.equal(2);
     expect(moved('voice_verdicts_total')).to.be.at.least(2);
-    expect(moved('voice_utterance_to_verdict_ms_count')).to.equal(moved('voice_verdicts_total'));
+    expect(moved('voice_utterance_to_verdict_seconds_count')).to.equal(moved('voice_verdicts_total'));
     expect(moved('voice_credits_charged_total', { product: 'filter' })).to.equal(3);
     expect(moved('voice_credits_charged_total', { product: 'scan' })).to.equal(2);
     expect(moved('voice_complaints_filed_total', { product: 'filter' })).to.equal(ended.reported_numbers);
@@ -113,5 +122,29 @@ describe('metrics (Prometheus, VOICE_METRICS_PORT)', function () {
     expect(moved('voice_rejected_total', { status: '503', entry: 'honeypot_stream' })).to.equal(1);
     expect(moved('voice_rejected_total', { status: '429', entry: 'http' })).to.equal(1);
     expect(moved('voice_http_requests_total', { route: '/voice/scan', status: '200' })).to.equal(1);
+    expect(moved('voice_http_request_duration_seconds_count', { route: '/voice/scan', status: '200' })).to.equal(1);
+    expect(
+      moved('voice_http_request_duration_seconds_count', { route: '/voice/capabilities', status: '429' }),
+    ).to.equal(1);
+    // Seconds, not milliseconds: a scan of a short transcript on this node takes well under 10 s.
+    const scanSeconds = moved('voice_http_request_duration_seconds_sum', { route: '/voice/scan', status: '200' });
+    expect(scanSeconds).to.be.above(0).and.below(10);
+  });
+
+  it('passes `promtool check metrics` (names, units, types), after traffic filled every histogram', async function () {
+    const promtool = findPromtool();
+    // Explicitly reported, never silently passed: CI and `npm test` fetch promtool (.ci/run, scripts/ensure.mjs).
+    if (!promtool) this.skip();
+    const text = await scrape();
+    for (const name of [
+      'voice_webhook_latency_seconds',
+      'voice_provider_latency_seconds',
+      'voice_http_request_duration_seconds',
+    ])
+      expect(sample(text, `${name}_count`), name).to.be.above(0);
+    const r = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(r.error).to.equal(undefined);
+    expect(`${r.stdout}${r.stderr}`.trim(), 'promtool findings').to.equal('');
+    expect(r.status).to.equal(0);
   });
 });

@@ -4,7 +4,7 @@
  * PocketSphinx when it is installed, otherwise none). Without a recogniser the service runs on text.
  * `replay` is for benchmarks and tests only: scripted utterances at fixed audio offsets, nothing heard.
  */
-import type { Config } from '../../config.js';
+import { ConfigError, type Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { createAwsTranscribe, type AwsTranscribeOptions } from './aws.js';
 import { createReplay } from './replay.js';
@@ -49,9 +49,11 @@ export async function createSpeechToText(
     case 'sphinx':
     case 'auto': {
       const install = detectSphinx();
+      // Chosen explicitly, it must work; `auto` falls back to text only and says so (log, capabilities).
+      if (!install && config.stt === 'sphinx')
+        throw new ConfigError('VOICE_STT', 'sphinx: PocketSphinx (pocketsphinx, pocketsphinx-en-us) is not installed');
       if (!install) {
-        const level = config.stt === 'sphinx' ? 'error' : 'info';
-        log[level](
+        log.warn(
           'PocketSphinx (pocketsphinx, pocketsphinx-en-us) is not installed; audio is not transcribed (text only)',
         );
         return null;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
 import { scrubKey, type Logger } from '../../log.js';
@@ -9,6 +8,7 @@ import type { RequestLimits } from '../rate-limit.js';
 import { HttpError, type HttpRequest, type HttpResponse, type Route } from '../types.js';
 import { collectBody, DEFAULT_BODY_LIMIT } from './body.js';
 import { clientAddress } from './client-address.js';
+import { requestId } from './request-id.js';
 import type { Router } from './router.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -78,7 +78,7 @@ export function errorResponse(status: number, message: string, headers?: Record<
  */
 export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: UwsRequest) => void {
   return (res, req) => {
-    const ex = new Exchange(res, randomUUID());
+    const ex = new Exchange(res, requestId(req.getHeader('x-request-id') || undefined));
     res.onAborted(() => {
       ex.aborted = true;
       ex.controller.abort(new Error('client went away'));
@@ -108,7 +108,9 @@ export function createHttpHandler(deps: HandlerDeps): (res: UwsResponse, req: Uw
       body?.cancel();
       const status = ex.answeredStatus ?? (ex.aborted ? 499 : 500);
       const ms = Number(process.hrtime.bigint() - ex.started) / 1e6;
-      metrics.httpRequests.inc({ route: route?.path ?? 'unmatched', status: String(status) });
+      const labels = { route: route?.path ?? 'unmatched', status: String(status) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, ms / 1000);
       // 429s are counted where they are decided; 503s come from routes (feature off).
       if (status === 503) metrics.rejected.inc({ status: '503', entry: 'http' });
       if (!deps.log.isLevelEnabled('info')) return;

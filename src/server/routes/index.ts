@@ -4,6 +4,7 @@ import { apiDocsRoutes } from './api-docs.js';
 import { consoleRoutes } from './console.js';
 import { discoveryRoutes } from './discovery.js';
 import { domainRoutes } from './domains.js';
+import { healthRoutes } from './health.js';
 import { numbersRoutes } from './numbers.js';
 import { scanRoutes } from './scan.js';
 import { sessionsRoutes } from './sessions.js';
@@ -16,6 +17,7 @@ import { vendorXmlRoutes } from './vendor-xml.js';
 export function allRoutes(s: Services): Route[] {
   return [
     ...discoveryRoutes(s),
+    ...healthRoutes(s),
     ...sessionsRoutes(s),
     ...vendorXmlRoutes(s),
     ...domainRoutes(s),
