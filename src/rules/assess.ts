@@ -112,8 +112,14 @@ function ladder(hits: readonly Hit[], score: number): number {
   return score;
 }
 
-export function probability(z: number): number {
-  const x = CALIBRATION.scale * (z + CALIBRATION.bias);
+/** The logistic map from evidence to score; `cal` other than the shipped fit serves cross-source evaluation. */
+export interface Calibration {
+  scale: number;
+  bias: number;
+}
+
+export function probability(z: number, cal: Calibration = CALIBRATION): number {
+  const x = cal.scale * (z + cal.bias);
   return 1 / (1 + Math.exp(-x));
 }
 
@@ -202,8 +208,8 @@ const LABELS: Record<string, string> = {
 };
 
 /** Turns evidence into the spec's assessment: calibrated score, category, tactics and quoted signals. */
-export function assess(hits: readonly Hit[]): Assessment {
-  const score = ladder(hits, probability(evidenceLogit(hits)));
+export function assess(hits: readonly Hit[], cal: Calibration = CALIBRATION): Assessment {
+  const score = ladder(hits, probability(evidenceLogit(hits), cal));
   const positive = hits.filter((h) => h.cue.weight > 0).sort((a, b) => b.cue.weight - a.cue.weight);
   const tactics = [...new Set(positive.flatMap((h) => (h.cue.tactic ? [h.cue.tactic] : [])))];
   const signals = [...new Set(positive.map(signalOf))].slice(0, 8);
