@@ -266,7 +266,8 @@ function trainModel({ train, calibration, negatives, scams }: TrainingSet): {
     minCategorySimilarity: 0.08,
     // No evidence at all is a clean call whatever its style: below the suspicious band (0.3).
     styleCap: 0.2,
-    singleCueCap: 0.8,
+    // Neither a request nor a decisive cue: suspicious at most, like the rules without a request or threat.
+    singleCueCap: 0.45,
     assuranceCap: 0.25,
     oneTacticCap: 0.45,
     trained: {},

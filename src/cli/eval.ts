@@ -46,6 +46,7 @@ export const DEFAULT_EXTRA = [
   'test/fixtures/scam-calls.jsonl',
   'test/fixtures/phrase-calls.jsonl',
   'test/fixtures/conversation-calls.jsonl',
+  'test/fixtures/conversation-holdout.jsonl',
 ];
 
 export function parseArgs(argv: readonly string[]): EvalOptions | string {

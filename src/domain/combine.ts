@@ -13,7 +13,9 @@ import { toVerdict } from './verdict.js';
  *   the rules lift it only halfway, so one rule misfire cannot reach `scam` alone,
  *   unless the rules' evidence shows two or more distinct tactics: that is no single misfire, and a
  *   model that found nothing (a short robocall in words it never saw) has no grounds to halve it.
- * - Category: the model's, unless it said `none` while the rules named a subject above the suspicious band.
+ * - Category: from the scorer whose score stands: the rules' when their score is the higher (they read
+ *   the subject from the evidence they quote), else the model's, unless it said `none` while the rules
+ *   named a subject above the suspicious band.
  * - Tactics: union. Signals: the rules' quotes first (they cite the caller), then the model's.
  * - Summary: the model's.
  */
@@ -33,7 +35,8 @@ export function combine(rules: Assessment | null, model: Assessment | null): Ver
       : model.score >= SUSPICIOUS_AT || corroborated(rules)
         ? rules.score
         : (model.score + rules.score) / 2;
-  const category = model.category === 'none' && rules.score >= 0.3 ? rules.category : model.category;
+  const category =
+    (rules.score > model.score || model.category === 'none') && rules.score >= 0.3 ? rules.category : model.category;
   return toVerdict(
     {
       score,

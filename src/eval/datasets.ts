@@ -77,7 +77,13 @@ export function loadJsonl(file: string, source: string): EvalRecord[] {
         label: row.label === 'scam' ? 'scam' : 'legit',
         transcript: row.transcript ?? row.text ?? '',
         group: `${source}:${id}`,
-        split: isFinal(source, id) ? 'final' : fnv1a(`${source}:${id}`) % 100 < 25 ? 'holdout' : 'tune',
+        // A file named *-holdout is a written set never tuned on: all of it is the final part.
+        split:
+          source.endsWith('-holdout') || isFinal(source, id)
+            ? 'final'
+            : fnv1a(`${source}:${id}`) % 100 < 25
+              ? 'holdout'
+              : 'tune',
       };
       if (row.kind) rec.kind = row.kind;
       if (row.category) rec.category = row.category as Category;
