@@ -22,6 +22,9 @@ function tacticGroupSum(weights: number[]): number {
 const COMBINATIONS: ReadonlyArray<[string, string, number]> = [
   ['loan_offer', 'pay_fee_first', 1.0],
   ['prize', 'pay_fee_first', 0.8],
+  // "If you did not authorise this order, press 1": the fake-order robocall's whole script. A bank's
+  // real alert says the same and adds an assurance, which outweighs this.
+  ['dispute_prompt', 'press_key', 0.5],
 ];
 
 /** Requests an honest caller's assurance promises never to make: asking one afterwards breaks it. */
