@@ -54,7 +54,11 @@ describe('conversation-aware verdicts', () => {
   });
 
   it('2: a threat and a call-back demand in a recorded call is the request', () => {
-    for (const id of ['cv-s06', 'cv-s07', 'cv-s16']) expect(verdict(id).score, id).to.be.at.least(0.85);
+    for (const id of ['cv-s06', 'cv-s07', 'cv-s16']) {
+      expect(verdict(id).score, id).to.be.at.least(0.85);
+      // The rules alone too: the no-request ceiling (0.8) does not hold a call-back demanded under threat.
+      expect(scoreText(callerText(parseTranscript(row(id).transcript))).score, id).to.be.at.least(0.85);
+    }
     expect(verdict('cv-s07').category).to.equal('Tax Collection');
   });
 
