@@ -3,8 +3,10 @@
  * and writes models/scamlr-v1.json. Figures on the held-back test split are printed (and stored in
  * the artefact) next to the rules-only figures on the same split.
  *
- * Training data: robocalls (public domain), SGD (CC BY-SA 4.0), Taskmaster-4 (CC BY 4.0), and the
- * hand-written examples in models/data. Switchboard (CC BY-NC-SA) is scored for evaluation only.
+ * Training data: robocalls (public domain), SGD (CC BY-SA 4.0), Taskmaster-4 (CC BY 4.0), the
+ * Harper Valley bank calls (Apache-2.0), and the hand-written examples in models/data. The final part
+ * of every source (split.ts) is never trained on. After the shipped model, a leave-one-source-out
+ * table (TRAIN_CROSS=0 skips it) and the final part are printed. Switchboard (CC BY-NC-SA) is scored for evaluation only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -115,6 +117,9 @@ function main(): void {
       'sgd-schema-guided (CC BY-SA 4.0, Rastogi et al. 2020)': train.filter((e) => e.source === 'sgd').length,
       'taskmaster4-coffee (CC BY 4.0, Byrne and Ganesh, Google LLC)': train.filter((e) => e.source === 'taskmaster4')
         .length,
+      'harper-valley-bank (Apache-2.0, Copyright 2020 Gridspace Inc.; reformatted, bank name masked)': train.filter(
+        (e) => e.source === 'harpervalley',
+      ).length,
       'models/data/hard-negatives.jsonl (this project)': negatives.length,
       'models/data/scam-examples.jsonl (this project)': scams.length,
       calibration: calibration.length,
