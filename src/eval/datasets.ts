@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Category } from '../domain/categories.js';
-import { fnv1a, loadCorpus, type Example } from './split.js';
+import { fnv1a, isFinal, loadCorpus, type Example } from './split.js';
 
-/** Tuning = the corpus split's train + calibration parts; holdout = its test part, never tuned on. */
-export type EvalSplit = 'tune' | 'holdout';
+/**
+ * Tuning = the corpus split's train + calibration parts; holdout = its test part, never tuned on;
+ * final = the part of every source kept untouched until the end (split.ts `isFinal`), scored last.
+ */
+export type EvalSplit = 'tune' | 'holdout' | 'final';
 
 /** One labelled transcript, with the group that decides its split. */
 export interface EvalRecord {
@@ -74,7 +77,13 @@ export function loadJsonl(file: string, source: string): EvalRecord[] {
         label: row.label === 'scam' ? 'scam' : 'legit',
         transcript: row.transcript ?? row.text ?? '',
         group: `${source}:${id}`,
-        split: fnv1a(`${source}:${id}`) % 100 < 25 ? 'holdout' : 'tune',
+        // A file named *-holdout is a written set never tuned on: all of it is the final part.
+        split:
+          source.endsWith('-holdout') || isFinal(source, id)
+            ? 'final'
+            : fnv1a(`${source}:${id}`) % 100 < 25
+              ? 'holdout'
+              : 'tune',
       };
       if (row.kind) rec.kind = row.kind;
       if (row.category) rec.category = row.category as Category;
@@ -97,7 +106,8 @@ function groupCategories(examples: readonly Example[]): Map<string, Category> {
   return out;
 }
 
-const SOURCE_NAMES: Record<Example['source'], string> = {
+export const SOURCE_NAMES: Record<Example['source'], string> = {
+  harpervalley: 'harper-valley-bank',
   robocall: 'ncsu-robocall-ftc-ppone',
   sgd: 'sgd-schema-guided',
   taskmaster4: 'taskmaster4-coffee',
@@ -116,13 +126,23 @@ export function loadDatasets(dataDir: string, extra: readonly string[] = []): Ev
       label: e.label,
       transcript: e.transcript,
       group: `${e.source}:${e.group}`,
-      split: e.split === 'test' ? 'holdout' : 'tune',
+      split: e.split === 'test' ? 'holdout' : e.split === 'final' ? 'final' : 'tune',
     };
     if (e.language) rec.kind = e.language === 'zh' ? 'robocall_zh' : 'robocall';
     const cat = categories.get(e.group);
     if (cat) rec.category = cat;
     return rec;
   });
+  // The bank calls are scored a second time with the customer as the caller: both must stay clean.
+  for (const e of corpus) {
+    if (e.source !== 'harpervalley') continue;
+    const swapped = e.transcript.replace(/^(caller|callee):/gm, (_, r: string) =>
+      r === 'caller' ? 'callee:' : 'caller:',
+    );
+    const twin = out.find((r) => r.id === e.id)!;
+    out.push({ ...twin, id: `${e.id}@customer`, transcript: swapped, kind: 'customer_as_caller' });
+    twin.kind = 'agent_as_caller';
+  }
   for (const file of extra) if (existsSync(file)) out.push(...loadJsonl(file, path.basename(file, '.jsonl')));
   return out;
 }

@@ -22,14 +22,43 @@ function tacticGroupSum(weights: number[]): number {
 const COMBINATIONS: ReadonlyArray<[string, string, number]> = [
   ['loan_offer', 'pay_fee_first', 1.0],
   ['prize', 'pay_fee_first', 0.8],
+  // "If you did not authorise this order, press 1": the fake-order robocall's whole script. A bank's
+  // real alert says the same and adds an assurance, which outweighs this.
+  ['dispute_prompt', 'press_key', 0.5],
 ];
+
+/** Requests an honest caller's assurance promises never to make: asking one afterwards breaks it. */
+const BREAKS_ASSURANCE: ReadonlySet<string> = new Set([
+  'otp_request',
+  'credential_request',
+  'ssn_request',
+  'identity_check',
+  'gift_card_payment',
+  'crypto_payment',
+  'wire_cash_payment',
+  'remote_request',
+  'remote_tool',
+]);
+/** What asking after promising not to adds: it is the scammer's move, stronger evidence than the ask alone. */
+export const BROKEN_ASSURANCE_BONUS = 1.0;
+
+/**
+ * True when the caller gave an assurance ("we will never ask for your PIN") and then made one of the
+ * requests it rules out. The assurance then counts for nothing: a scammer can say it on purpose.
+ */
+export function assuranceBroken(hits: readonly Hit[]): boolean {
+  const assurance = hits.find((h) => h.cue.id === 'safety_disclaimer');
+  return !!assurance && hits.some((h) => BREAKS_ASSURANCE.has(h.cue.id) && h.at > assurance.at);
+}
 
 /** The evidence sum in log-odds, before calibration. */
 export function evidenceLogit(hits: readonly Hit[]): number {
   const byGroup = new Map<string, number[]>();
   const tactics = new Set<Tactic>();
-  let z = 0;
+  const broken = assuranceBroken(hits);
+  let z = broken ? BROKEN_ASSURANCE_BONUS : 0;
   for (const h of hits) {
+    if (broken && h.cue.id === 'safety_disclaimer') continue;
     const g = h.cue.group ?? h.cue.tactic;
     if (h.cue.tactic) tactics.add(h.cue.tactic);
     if (g && h.cue.weight > 0) {
@@ -82,38 +111,75 @@ const ALARM =
   /\b(?:suspicious|unusual|unauthori[sz]ed|fraud\w*|illegal|criminal|hack\w*|compromised|breached|stolen|hijacked|infected|locked|blocked|suspended|frozen|flagged|someone)\b/i;
 
 /**
- * Without any request, however strong the claim and threat, the call has not yet asked for anything:
+ * A threat without any request, however strong the claim, has not yet asked for anything:
  * `likely_scam` at most. The ask is what makes it `scam`, so a live call climbs the ladder as the
  * script does (claim and problem, pressure, the request) instead of jumping once.
  */
 export const NO_REQUEST_CEILING = 0.8;
 /**
+ * Neither a request nor a threat: a claim and a problem alone ("fraud department", "a suspicious
+ * charge") is how a real bank's fraud alert opens too, and a phrase of pressure ("don't hang up") is
+ * how family talk goes. `suspicious` at most, and below the 0.5 a rules-only live verdict needs to be
+ * sent, so such a line raises no live event.
+ */
+export const NO_ASK_CEILING = 0.45;
+/**
  * A claim of authority (an agency, a bank, a known company, a grandchild) together with a problem of
- * the listener's (a charge, an infection, a warrant, an arrest) is the opening of an imposter script:
- * `likely_scam` at least, unless the caller also gave an honest institution's assurance. On the tuning
- * split, calls scored 0.1–0.6 by evidence alone were mostly scams, so the floor is no overstatement.
+ * the listener's (a charge, an infection, a warrant, an arrest) and a threat or a request is an
+ * imposter script: `likely_scam` at least, unless the caller also gave an honest institution's
+ * assurance that no later request broke.
  */
 export const CLAIM_AND_PROBLEM_FLOOR = 0.62;
+/**
+ * An unsolicited pre-recorded pitch (an offer and a key to press or a number to call back) is at
+ * least `suspicious`, with the offer's subject. Warranty and health-plan press-1 calls are scams in
+ * the public robocall data (the FTC's): `scam`.
+ */
+export const PITCH_FLOOR = 0.45;
+export const SCAM_PITCH_FLOOR = 0.9;
+const SCAM_PITCHES: ReadonlySet<string> = new Set(['warranty_pitch', 'medicare_pitch']);
+const PROMPTS: ReadonlySet<string> = new Set(['press_key', 'call_back', 'unsolicited_robocall']);
+/**
+ * Someone telling of a scam call they got ("I got a call saying I won a car … that's a scam") quotes
+ * its words without asking anything of the listener: at most `suspicious`.
+ */
+export const STORY_CEILING = 0.45;
 
 function ladder(hits: readonly Hit[], score: number): number {
+  const has = (id: string) => hits.some((h) => h.cue.id === id);
   const requested = hits.some(
     (h) =>
       h.cue.weight > 0 &&
       ((h.cue.tactic && REQUEST_TACTICS.has(h.cue.tactic)) || REQUEST_IDS.has(h.cue.id) || isOffer(h.cue.id)),
   );
-  if (!requested) score = Math.min(score, NO_REQUEST_CEILING);
+  const threatened = hits.some((h) => h.cue.tactic === 'threat' && h.cue.weight > 0);
+  if (!requested) score = Math.min(score, threatened ? NO_REQUEST_CEILING : NO_ASK_CEILING);
   const claim = hits.some((h) => h.cue.tactic === 'authority_impersonation' || h.cue.id === 'family_emergency');
   const problem = hits.some(
     (h) =>
       h.cue.tactic === 'threat' || (PROBLEM_IDS.has(h.cue.id) && (h.cue.id !== 'account_alert' || ALARM.test(h.quote))),
   );
-  const assured = hits.some((h) => h.cue.id === 'safety_disclaimer' || h.cue.id === 'collection_disclosure');
-  if (claim && problem && !assured) score = Math.max(score, CLAIM_AND_PROBLEM_FLOOR);
+  const assured =
+    hits.some((h) => h.cue.id === 'safety_disclaimer' || h.cue.id === 'collection_disclosure') &&
+    !assuranceBroken(hits);
+  if (claim && problem && (requested || threatened) && !assured) score = Math.max(score, CLAIM_AND_PROBLEM_FLOOR);
+  const prompted = hits.some((h) => PROMPTS.has(h.cue.id));
+  const pitch = hits.filter((h) => isOffer(h.cue.id) && h.cue.weight > 0);
+  if (prompted && pitch.length && !assured) {
+    score = Math.max(score, pitch.some((h) => SCAM_PITCHES.has(h.cue.id)) ? SCAM_PITCH_FLOOR : PITCH_FLOOR);
+  }
+  if (has('reported_call') && has('scam_talk')) score = Math.min(score, STORY_CEILING);
   return score;
 }
 
-export function probability(z: number): number {
-  const x = CALIBRATION.scale * (z + CALIBRATION.bias);
+/** The logistic map from evidence to score; `cal` other than the shipped fit serves cross-source evaluation. */
+export interface Calibration {
+  scale: number;
+  bias: number;
+}
+
+export function probability(z: number, cal: Calibration = CALIBRATION): number {
+  const x = cal.scale * (z + cal.bias);
   return 1 / (1 + Math.exp(-x));
 }
 
@@ -199,11 +265,13 @@ const LABELS: Record<string, string> = {
   package_problem: 'package problem',
   chinese_authority: 'claims to be an authority',
   family_trouble: 'says they are in trouble',
+  identity_check: 'asks you to prove who you are',
+  business_loan_offer: 'business funding pitch',
 };
 
 /** Turns evidence into the spec's assessment: calibrated score, category, tactics and quoted signals. */
-export function assess(hits: readonly Hit[]): Assessment {
-  const score = ladder(hits, probability(evidenceLogit(hits)));
+export function assess(hits: readonly Hit[], cal: Calibration = CALIBRATION): Assessment {
+  const score = ladder(hits, probability(evidenceLogit(hits), cal));
   const positive = hits.filter((h) => h.cue.weight > 0).sort((a, b) => b.cue.weight - a.cue.weight);
   const tactics = [...new Set(positive.flatMap((h) => (h.cue.tactic ? [h.cue.tactic] : [])))];
   const signals = [...new Set(positive.map(signalOf))].slice(0, 8);

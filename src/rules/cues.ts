@@ -165,8 +165,8 @@ export const CUES: readonly Cue[] = [
     tactic: 'authority_impersonation',
     weight: 1.0,
     votes: { 'Tax Collection': 3 },
-    re: /\b(?:internal revenue service|\birs\b|tax (?:department|authority|office|agency|enforcement)|revenue (?:agency|department)|(?:back|unpaid|delinquent|overdue) taxes|tax (?:debt|lien|evasion|fraud|arrears|relief program)|taxes (?:owed|you owe)|owe (?:the )?(?:irs|taxes)|tax return (?:has been|was) (?:flagged|audited))\b/i,
-    hint: ['irs', 'internal', 'tax*', 'revenue'],
+    re: /\b(?:internal revenue service|\birs\b|i\.? r\.? s\b|tax (?:department|authority|office|agency|enforcement)|revenue (?:agency|department)|(?:back|unpaid|delinquent|overdue) taxes|tax (?:debt|lien|evasion|fraud|arrears|relief program)|taxes (?:owed|you owe)|owe (?:the )?(?:irs|taxes)|tax return (?:has been|was) (?:flagged|audited))\b/i,
+    hint: ['irs', 'internal', 'tax*', 'revenue', 'r'],
   },
   {
     id: 'ssn_suspended',
@@ -321,7 +321,7 @@ export const CUES: readonly Cue[] = [
     tactic: 'threat',
     weight: 2.0,
     votes: { [GOV]: 1.2, 'Debt Collection': 0.4 },
-    re: /\b(?:(?:you|u) (?:will|would|could|may|might|are going to|gonna) (?:be|get) (?:arrested|taken into (?:federal )?custody|detained|prosecuted|jailed|deported|sued|charged)|(?:arrest )?warrants? (?:has been |have been |was |is )?(?:issued )?(?:for|against|in|on|under) (?:your|ur) (?:name|arrest)|(?:warrants?|case|lawsuit|complaint|(?:legal |enforcement |illegal )+actions?|charges|allegations?) (?:has been |have been |was |were |is |are |will be |would be |is going to be )?(?:filed|issued|registered|initiated|pressed) (?:against|on|under|for) (?:your|ur|you)|taken? into (?:federal )?custody|(?:take|taking|initiate|file|pursue) (?:necessary )?(?:legal|enforcement|court) actions? (?:against|on) you|(?:arrest|prosecute|deport) you|(?:local )?(?:police|sheriff|officers?|cops|marshals?) (?:will|are going to|is going to|are on (?:the|their) way to) (?:come |be coming |show up |arrive )?[^.]{0,30}\b(?:arrest you|pick you up|take you|your (?:home|house|door|workplace|work|job|address|office))|(?:face|facing) (?:legal consequences|prosecution|jail|prison|criminal charges|arrest)|(?:federal criminal offen[cs]e)|court (?:summons|hearing) (?:against|for) you|(?:bank )?accounts? (?:will be|is going to be) (?:seized|frozen|garnished))/i,
+    re: /\b(?:(?:you|u) (?:will|would|could|may|might|are going to|gonna) (?:be|get) (?:arrested|taken into (?:federal )?custody|detained|prosecuted|jailed|deported|sued|charged)|(?:arrest )?warrants? (?:has been |have been |was |is )?(?:issued )?(?:for|against|in|on|under) (?:your|ur) (?:name|arrest)|(?:warrants?|case|lawsuit|complaint|(?:legal |enforcement |illegal )+actions?|charges|allegations?) (?:has been |have been |was |were |is |are |will be |would be |is going to be )?(?:filed|issued|registered|initiated|pressed) (?:against|on|under|for) (?:your|ur|you)|(?:has|have) (?:filed|issued|initiated|registered|opened) an? (?:lawsuit|case|complaint|warrant|legal action|criminal case)s? (?:against|on|for) (?:you|your)|taken? into (?:federal )?custody|(?:take|taking|initiate|file|pursue) (?:necessary )?(?:legal|enforcement|court) actions? (?:against|on) you|(?:arrest|prosecute|deport) you|(?:local )?(?:police|sheriff|officers?|cops|marshals?) (?:will|are going to|is going to|are on (?:the|their) way to) (?:come |be coming |show up |arrive )?[^.]{0,30}\b(?:arrest you|pick you up|take you|your (?:home|house|door|workplace|work|job|address|office))|(?:face|facing) (?:legal consequences|prosecution|jail|prison|criminal charges|arrest)|(?:federal criminal offen[cs]e)|court (?:summons|hearing) (?:against|for) you|(?:bank )?accounts? (?:will be|is going to be) (?:seized|frozen|garnished))/i,
     hint: [
       'legal',
       'arrest*',
@@ -456,7 +456,7 @@ export const CUES: readonly Cue[] = [
     weight: 1.8,
     votes: { 'Computer & Technical Support': 1.5 },
     negatable: true,
-    re: /\b(?:(?:give|grant|allow|let) (?:me|us|our (?:technician|technicians|team|engineer)) (?:remote )?(?:access|control)(?: to| of)? (?:your|the) (?:computer|pc|laptop|screen|phone|device)|remote (?:access|session|connection|control|support session)|(?:download|install|open) (?:an? |the |this )?(?:app|application|software|program|tool)(?: (?:called|named) \w+)?(?: (?:on|to) your (?:computer|pc|laptop|phone))?(?: so (?:that )?(?:i|we) can)|share your screen|(?:type|go to|open your browser and go to) (?:www\.|w w w)|(?:windows|start) (?:key|button) (?:and|plus) (?:r|x)\b|event viewer|(?:connect|log ?in) (?:to|into) your (?:computer|pc|laptop|device))/i,
+    re: /\b(?:(?:give|grant|allow|let) (?:me|us|our (?:technician|technicians|team|engineer)) (?:remote )?(?:access|control)(?: to| of)? (?:your|the) (?:computer|pc|laptop|screen|phone|device)|remote (?:access|session|connection|control|support session)|(?:download|install|open) (?:an? |the |this )?(?:[a-z]+ )?(?:app|application|software|program|tool)(?: (?:called|named) \w+)?(?: (?:on|to) your (?:computer|pc|laptop|phone))?(?: so (?:that )?(?:i|we|our (?:technician|team|engineer|agent)) can)|share your screen|(?:access|connect to|control) your (?:computer|pc|laptop|device|screen)|(?:type|go to|open your browser and go to) (?:www\.|w w w)|(?:windows|start) (?:key|button) (?:and|plus) (?:r|x)\b|event viewer|(?:connect|log ?in) (?:to|into) your (?:computer|pc|laptop|device))/i,
     hint: [
       'access',
       'control',
@@ -578,8 +578,8 @@ export const CUES: readonly Cue[] = [
     weight: 2.4,
     votes: { Phishing: 1 },
     negatable: true,
-    re: /\b(?:(?:read|tell|give|provide|confirm|verify|send|share|say|repeat|need|want)\s+(?:me|us|back)?\s*(?:the|that|this|your)?\s*(?:(?:\d|four|five|six|seven|eight|nine)[- ]digit\s+)?(?:(?:one[- ]time|verification|security|confirmation|authori[sz]ation|authentication|access|login|sms|text(?:ed)?)\s+)?(?:pass)?(?:code|pin|otp)s?\b(?:\s+(?:we|i|that we|that i|you)\s+(?:just\s+)?(?:sent|texted|received|got))?|(?:code|pin|otp) (?:we|i|that we) (?:just )?(?:sent|texted)(?: (?:to )?you)?|(?:what|read me) (?:is )?the code)/i,
-    hint: ['code', 'codes', 'pin', 'pins', 'otp', 'otps', 'passcode', 'passcodes'],
+    re: /\b(?:(?:read|tell|give|provide|confirm|verify|send|share|say|repeat|need|want)\s+(?:me|us|back)?\s*(?:the|that|this|your)?\s*(?:(?:\d|four|five|six|seven|eight|nine)[- ]digit\s+)?(?:(?:one[- ]time|verification|security|confirmation|authori[sz]ation|authentication|access|login|sms|text(?:ed)?)\s+)?(?:pass)?(?:code|pin|otp)s?\b(?:\s+(?:we|i|that we|that i|you)\s+(?:just\s+)?(?:sent|texted|received|got))?|(?:code|pin|otp) (?:we|i|that we) (?:just )?(?:sent|texted)(?: (?:to )?you)?|(?:what|read me) (?:is )?the code|(?:read|tell|give|repeat)(?: me| us)?(?: back)? (?:the|those|that) (?:\w+ )?digits? (?:we|i|that we|that i) (?:just )?(?:sent|texted)|(?:send|text) you an? (?:[\w-]+ ){0,3}code[^.?!]{0,60}\b(?:read it|tell me|give (?:it to )?me|back to me|talking to the right person|verify (?:i'?m|that i am|it'?s you)))/i,
+    hint: ['code', 'codes', 'pin', 'pins', 'otp', 'otps', 'passcode', 'passcodes', 'digit', 'digits'],
   },
   {
     id: 'credential_request',
@@ -587,7 +587,7 @@ export const CUES: readonly Cue[] = [
     weight: 2.4,
     votes: { Phishing: 1 },
     negatable: true,
-    re: /\b(?:(?:verify|confirm|give|provide|tell|read|need|update|enter|share)\s+(?:me|us)?\s*(?:with\s+)?(?:your|the|ur)\s+(?:full\s+)?(?:password|passcode|online banking (?:login|password)|user ?name and password|log-?in (?:details|credentials)|security (?:questions?|answers?)|mother'?s maiden name|(?:bank |checking |savings )?account (?:number|and routing)|routing number|card number|credit card (?:number|details|information)|debit card (?:number|details)|cvv|cvc|security code|expiration date|pin(?: number)?))\b/i,
+    re: /\b(?:(?:verify|confirm|give|provide|tell|read|need|update|enter|share)\s+(?:me|us)?\s*(?:with\s+)?(?:your|the|ur)\s+(?:full\s+)?(?:password|passcode|online banking (?:login|password|user ?name)|(?:online banking )?user ?name and password|log-?in (?:details|credentials)|security (?:questions?|answers?)|mother'?s maiden name|(?:bank |checking |savings )?account (?:number|and routing)|routing number|card number|credit card (?:number|details|information)|debit card (?:number|details)|cvv|cvc|security code|expiration date|pin(?: number)?)|(?:give|tell|read|provide|confirm|send)\b[^.?!]{0,40}\b(?:and|plus) (?:the|your) (?:password|passcode|pin)\b|(?:with|by) your (?:credit |debit )?card number\b[^.?!]{0,60}\b(?:expiration|three[- ]digit|3[- ]digit|security code|cvv))\b/i,
     hint: [
       'password*',
       'passcode',
@@ -718,7 +718,7 @@ export const CUES: readonly Cue[] = [
     id: 'call_back',
     tactic: 'callback_pressure',
     weight: 0.9,
-    re: /\b(?:(?:call|reach|contact|ring) (?:us|me|our (?:department|office|team|officer|agent))? ?(?:back )?(?:at|on)\s*(?:\+?1[ .-]?)?(?:\(?\d{3}\)?|eight|8 ?\d\d)|(?:call|return) (?:us|me|this call|our call) (?:back )?(?:immediately|asap|as soon as|urgently|right away|today)|callback number|(?:number|line) to reach (?:us|me|our)|toll[- ]free number|(?:call|reach) (?:us|me) back (?:on|at) the number (?:you see )?on your (?:caller id|screen|display|phone))/i,
+    re: /\b(?:(?:call|reach|contact|ring) (?:us|me|our (?:department|office|team|officer|agent|hotline))?(?: (?:department |office )?(?:number|line|hotline))? ?(?:back )?(?:(?:immediately|right away|now|today|urgently) )?(?:at|on)\s*(?:\+?1[ .-]?)?(?:\(?\d{3}\)?|8 ?\d\d|(?:one|two|three|four|five|six|seven|eight|nine|zero|oh)\b)|(?:call|return) (?:us|me|this call|our call) (?:back )?(?:immediately|asap|as soon as|urgently|right away|today)|callback number|(?:number|line) to reach (?:us|me|our)|toll[- ]free number|(?:call|reach) (?:us|me) back (?:on|at) the number (?:you see )?on your (?:caller id|screen|display|phone))/i,
     hint: ['call', 'reach', 'contact', 'ring', 'return', 'callback', 'toll'],
   },
   {
@@ -827,7 +827,7 @@ export const CUES: readonly Cue[] = [
     id: 'medicare_pitch',
     weight: 1.2,
     votes: { 'Medical & Prescriptions': 3 },
-    re: /\b(?:medicare (?:plan|benefits?|card|advantage|supplement|recipients?|beneficiar)|(?:new|free) (?:medicare|health) (?:card|insurance|benefits?|plan)|(?:back|knee) brace|medical alert (?:system|device)|diabetic (?:supplies|testing)|(?:cancer|genetic|dna) (?:screening|test(?:ing)?) (?:kit|at no cost)|(?:patient|health) advocate|final expense (?:program|insurance|plan|coverage)|(?:label|mark) you (?:as )?ineligible)\b/i,
+    re: /\b(?:medicare (?:plan|benefits?|card|advantage|supplement|recipients?|beneficiar)|(?:health|insurance|medical) plans? with (?:lower|low|no|zero|reduced) (?:premiums?|deductibles?|cost)|(?:speak|talk) (?:to|with) a licensed (?:insurance |health )?agent|(?:new|free) (?:medicare|health) (?:card|insurance|benefits?|plan)|(?:back|knee) brace|medical alert (?:system|device)|diabetic (?:supplies|testing)|(?:cancer|genetic|dna) (?:screening|test(?:ing)?) (?:kit|at no cost)|(?:patient|health) advocate|final expense (?:program|insurance|plan|coverage)|(?:label|mark) you (?:as )?ineligible)\b/i,
     hint: [
       'medicare',
       'medical',
@@ -839,6 +839,10 @@ export const CUES: readonly Cue[] = [
       'advocate',
       'ineligible',
       'expense',
+      'insurance',
+      'plan',
+      'plans',
+      'licensed',
     ],
   },
   {
@@ -990,6 +994,39 @@ export const CUES: readonly Cue[] = [
     votes: { [GOV]: 2 },
     re: /(?:大使馆|领事馆|公安|警察|检察院|法院|海关|移民局|国际快递)/,
     hint: ['大使馆', '领事馆', '公安', '警察', '检察院', '法院', '海关', '移民局', '国际快递'],
+  },
+
+  // ── conversation openers: what a live scam says in its first minute ────────────────────
+  {
+    // Asking the callee to prove who they are: honest desks do it when called; a cold caller does it to harvest.
+    id: 'identity_check',
+    tactic: 'pii_harvest',
+    group: 'identity_check',
+    weight: 0.8,
+    negatable: true,
+    re: /\b(?:for (?:a )?(?:quick |security |identity )?verification|to verify (?:your identity|your account|that (?:it'?s|you are) you|(?:i'?m|i am|we are) (?:talking|speaking) (?:to|with) the right person))\b/i,
+    hint: ['verification', 'verify'],
+  },
+  {
+    id: 'business_loan_offer',
+    weight: 1.2,
+    votes: { 'Financial Services': 3 },
+    re: /\b(?:(?:business|company) (?:has been |is |was )?(?:pre-?approved|qualified|approved|eligible) for (?:a |an )?(?:business )?(?:line of credit|loan|funding|merchant cash advance)|(?:business )?line of credit (?:of )?up to|merchant cash advance|working capital (?:loan|funding))\b/i,
+    hint: ['business', 'company', 'line', 'merchant', 'working'],
+  },
+  // Reported speech: someone telling of a call they got ("I got a call saying…", "that's a scam").
+  // Both together mark a story about a scam, not a scam; each alone is nothing.
+  {
+    id: 'reported_call',
+    weight: 0,
+    re: /\b(?:(?:i|he|she|we|they|my \w+|our \w+) (?:got|had|received|gets|get) (?:a|one of those|this|that|these|those) (?:\w+ )?(?:calls?|messages?|voicemails?|texts?)\b|they (?:said|told (?:me|her|him|us)|wanted (?:me|her|him|us)|asked (?:me|her|him|us))\b|(?:did|have) you (?:see|hear|read)(?: about)?)/i,
+    hint: ['got', 'had', 'received', 'gets', 'get', 'said', 'told', 'wanted', 'asked', 'see', 'hear', 'read'],
+  },
+  {
+    id: 'scam_talk',
+    weight: 0,
+    re: /\b(?:(?:that|it)(?:'s| is| was| sounds like) (?:a|such a|totally a|obviously a) scam|(?:those|these|the|that|an?) (?:\w+ )?scams?\b(?! department)|scam (?:calls?|artists?|callers?)|scammers? (?:called|call|calling|got)|report(?:ed)? (?:it|them) to the (?:ftc|police|bank))/i,
+    hint: ['scam', 'scams', 'scammer', 'scammers', 'report', 'reported'],
   },
 
   // ── benign framing: honest businesses say these, scripts rarely do ──────────────────────

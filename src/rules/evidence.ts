@@ -11,6 +11,8 @@ export interface Hit {
   cue: Cue;
   /** The caller's own words around the match (a sentence, shortened when long). */
   quote: string;
+  /** Where the match starts in everything the caller said (what came first matters: an assurance, then a request). */
+  at: number;
 }
 
 const globalCopies = new WeakMap<RegExp, RegExp>();
@@ -63,7 +65,7 @@ export function quoteAround(text: string, index: number, length: number, max = 1
 }
 
 /** Runs every cue over a piece of caller text; `skip` holds cue ids already found (incremental scoring). */
-export function findEvidence(text: string, skip?: ReadonlySet<string>): Hit[] {
+export function findEvidence(text: string, skip?: ReadonlySet<string>, offset = 0): Hit[] {
   const hits: Hit[] = [];
   if (!text) return hits;
   const at = anchors(INDEX, text.toLowerCase(), CUES.length);
@@ -72,7 +74,7 @@ export function findEvidence(text: string, skip?: ReadonlySet<string>): Hit[] {
     const where = at[i];
     if (!where || skip?.has(cue.id)) continue;
     const m = firstMatch(cue, text, windows(text, where, RADIUS));
-    if (m) hits.push({ cue, quote: quoteAround(text, m.index, m.length) });
+    if (m) hits.push({ cue, quote: quoteAround(text, m.index, m.length), at: offset + m.index });
   }
   return hits;
 }
@@ -82,7 +84,7 @@ export function findEvidenceExhaustive(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const cue of CUES) {
     const m = firstMatch(cue, text, [[0, text.length]]);
-    if (m) hits.push({ cue, quote: quoteAround(text, m.index, m.length) });
+    if (m) hits.push({ cue, quote: quoteAround(text, m.index, m.length), at: m.index });
   }
   return hits;
 }

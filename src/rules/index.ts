@@ -6,6 +6,7 @@ import type { Intel } from '../domain/intel.js';
 import { mergeIntel } from '../domain/intel.js';
 import type { Assessment } from '../domain/verdict.js';
 import { assess } from './assess.js';
+import { LIKELY_SCAM_AT, SCAM_AT } from '../domain/levels.js';
 import { findEvidence, type Hit } from './evidence.js';
 import { extractIntel } from './intel/extract.js';
 
@@ -36,19 +37,32 @@ export function createRuleScorer(): RuleScorer {
   const found = new Set<string>();
   const texts: string[] = [];
   let extracted = 0;
+  let offset = 0;
   let intel: Intel = {};
   // The assessment is a function of the hits alone: an utterance with no new evidence (most of a long
   // call's) gets the last one again rather than the same sums done over.
   let last: Assessment | undefined;
+  let shown = 0;
   return {
     push(text: string): Assessment {
       const before = hits.length;
-      for (const h of findEvidence(text, found)) {
+      for (const h of findEvidence(text, found, offset)) {
         hits.push(h);
         found.add(h.cue.id);
       }
       texts.push(text);
-      if (!last || hits.length !== before) last = assess(hits);
+      offset += text.length + 1;
+      if (!last || hits.length !== before) {
+        const next = assess(hits);
+        // One utterance climbs from below likely_scam to likely_scam, not past it: the evidence that
+        // an honest caller never reaches (a request, a threat) shows first as likely_scam, and the
+        // call's next line shows it as scam. So a live scam sends the ladder the spec expects (two to
+        // five verdicts), and the first line that asks for something is never the only warning.
+        shown = Math.max(shown, climb(shown, next.score));
+        last = shown < next.score ? { ...next, score: shown } : next;
+        return last;
+      }
+      if (last.score < (shown = Math.max(shown, assessOf(hits, last)))) last = { ...last, score: shown };
       return last;
     },
     intel: () => {
@@ -56,6 +70,16 @@ export function createRuleScorer(): RuleScorer {
       return mergeIntel(intel, { scripts: scriptsOf(hits) });
     },
   };
+}
+
+/** The live score one utterance may show: at most likely_scam's top when the last shown was below likely_scam. */
+export const LIVE_STEP_TOP = 0.84;
+function climb(shown: number, score: number): number {
+  return shown < LIKELY_SCAM_AT && score >= SCAM_AT ? LIVE_STEP_TOP : score;
+}
+/** The full score once a line has passed since the climb. */
+function assessOf(hits: readonly Hit[], last: Assessment): number {
+  return last.score >= LIVE_STEP_TOP ? assess(hits).score : last.score;
 }
 
 /** Scores a whole caller text at once (scan, final analysis, evaluation). */

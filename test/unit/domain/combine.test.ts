@@ -45,6 +45,27 @@ describe('combine (rules with a model)', () => {
     expect(combine(a(0.95), a(0.2))!.score).to.be.closeTo(0.575, 1e-9);
   });
 
+  it('lets one decisive request the rules read at likely_scam or above stand against a model that never saw such a call', () => {
+    for (const t of [
+      'otp_request',
+      'remote_access',
+      'untraceable_payment',
+      'pii_harvest',
+      'callback_pressure',
+    ] as const) {
+      expect(combine({ ...a(0.9), tactics: [t] }, a(0.2))!.score, t).to.equal(0.9);
+    }
+    // Below likely_scam the rules are lifted halfway as before; a lone threat is still halved.
+    expect(combine({ ...a(0.5), tactics: ['otp_request'] }, a(0.2))!.score).to.be.closeTo(0.35, 1e-9);
+    expect(combine({ ...a(0.9), tactics: ['urgency'] }, a(0.2))!.score).to.be.closeTo(0.55, 1e-9);
+  });
+
+  it('takes the category of the scorer whose score stands', () => {
+    expect(combine(a(0.9, 'Lotteries, Prizes & Sweepstakes'), a(0.45, 'Advertising'))!.category).to.equal(
+      'Lotteries, Prizes & Sweepstakes',
+    );
+  });
+
   it('takes the model category unless it said none while the rules named one', () => {
     expect(combine(a(0.7, 'Tax Collection'), a(0.8, 'Phishing'))!.category).to.equal('Phishing');
     expect(combine(a(0.7, 'Tax Collection'), a(0.1, 'none'))!.category).to.equal('Tax Collection');

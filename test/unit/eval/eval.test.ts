@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import { calibrationPoints, parseArgs, run, slice, writeSection } from '../../../src/cli/eval.js';
 import { loadDatasets, tagCategory } from '../../../src/eval/datasets.js';
 import { evaluate, formatReport, rulesThroughput } from '../../../src/eval/evaluate.js';
+import { formatCrossSource, leaveOneSourceOut } from '../../../src/eval/cross-source.js';
+import { isFinal } from '../../../src/eval/split.js';
 import { atThreshold, fitPlatt, rocAuc } from '../../../src/eval/metrics.js';
 
 /** A miniature copy of the shared data layout: robocalls with campaign clusters, and legitimate dialogues. */
@@ -165,7 +167,7 @@ describe('eval: data sets and split', () => {
     expect(new Set(a.map((r) => r.source)).size).to.be.at.least(3);
   });
 
-  it('hard negatives weigh as much as all public legitimate calls in the calibration fit', () => {
+  it('every source weighs the same within its label in the calibration fit, written calls included', () => {
     const recs = [
       ...loadDatasets(dir).map((r) => ({ ...r, split: 'tune' as const })),
       {
@@ -178,7 +180,72 @@ describe('eval: data sets and split', () => {
       },
     ];
     const pts = calibrationPoints(recs);
-    expect(pts.find((_, i) => recs[i]!.source === 'hard-negatives')!.weight).to.equal(4);
+    const total = new Map<string, number>();
+    recs.forEach((r, i) => total.set(r.source, (total.get(r.source) ?? 0) + pts[i]!.weight));
+    const legit = [...new Set(recs.filter((r) => r.label === 'legit').map((r) => r.source))];
+    expect(legit).to.have.length(4);
+    for (const s of legit) expect(total.get(s)).to.be.closeTo(total.get('hard-negatives')!, 1e-9);
+    // Scams (one source here) weigh as much as all honest sources together.
+    const honest = legit.reduce((a, s) => a + total.get(s)!, 0);
+    expect(total.get('ncsu-robocall-ftc-ppone')).to.be.closeTo(honest, 1e-9);
+  });
+
+  it('a final part of every source is set aside by hash, and the bank calls are scored both ways round', () => {
+    const bank = path.join(dir, 'harper-valley-bank');
+    fs.mkdirSync(bank, { recursive: true });
+    const calls = Array.from({ length: 40 }, (_, i) => ({
+      id: `hv-${i}`,
+      source: 'gridspace-stanford-harper-valley',
+      label: 'legit',
+      task: 'check_balance',
+      lines: [
+        { speaker: 'agent', text: 'thank you for calling harper valley national bank how can i help you' },
+        { speaker: 'customer', text: 'i want to check my balance' },
+      ],
+    }));
+    fs.writeFileSync(path.join(bank, 'calls.jsonl'), calls.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    try {
+      const recs = loadDatasets(dir).filter((r) => r.source === 'harper-valley-bank');
+      expect(recs).to.have.length(80);
+      const agent = recs.find((r) => r.id === 'hv-0')!;
+      const customer = recs.find((r) => r.id === 'hv-0@customer')!;
+      expect(agent.transcript).to.match(/^caller: thank you for calling/);
+      expect(customer.transcript).to.match(/^callee: thank you for calling/);
+      expect(customer.group).to.equal(agent.group);
+      expect(customer.split).to.equal(agent.split);
+      const finals = recs.filter((r) => r.split === 'final').map((r) => r.id);
+      expect(finals.length).to.be.within(2, 16);
+      for (const id of finals) expect(isFinal('harpervalley', id.replace(/@customer$/, ''))).to.equal(true);
+      expect(
+        loadDatasets(dir)
+          .filter((r) => r.split === 'final')
+          .map((r) => r.id),
+      ).to.include.members(finals);
+    } finally {
+      fs.rmSync(bank, { recursive: true, force: true });
+    }
+  });
+
+  it('leave one source out scores each source only with a fit that never saw it', async () => {
+    const recs = loadDatasets(dir);
+    const seen: string[] = [];
+    const report = await leaveOneSourceOut(recs, (trainOn) => {
+      const sources = new Set(trainOn.map((r) => r.source));
+      return {
+        note: [...sources].sort().join(','),
+        predict: (r) => {
+          if (sources.has(r.source)) throw new Error(`${r.source} scored by a fold that saw it`);
+          seen.push(r.id);
+          return { score: r.label === 'scam' ? 0.9 : 0.1, category: 'none' };
+        },
+      };
+    });
+    expect(seen.sort()).to.deep.equal(recs.map((r) => r.id).sort());
+    expect(report.folds.map((f) => f.source)).to.deep.equal([...new Set(recs.map((r) => r.source))].sort());
+    expect(report.pooled.auc).to.equal(1);
+    expect(formatCrossSource('t', report))
+      .to.match(/source left out/)
+      .and.match(/honest calls at ≥ `likely_scam`/);
   });
 
   it('scores a slice with the rules and reports every figure', async () => {
@@ -227,6 +294,9 @@ describe('eval: data sets and split', () => {
     expect(out).to.match(/## Capacity\n\nkeep me too/);
     expect(out).to.not.match(/\nold\n/);
     expect(out).to.match(/## Verdict quality\n\n### all split, rules only/);
+    expect(out)
+      .to.match(/### Leave one source out/)
+      .and.match(/### Final part/);
   });
 
   it('writeSection appends the section when the file has none', () => {

@@ -44,11 +44,11 @@ describe('verdict volume on escalating scam calls (rules through the live gate)'
     expect(visitedLikely, report).to.be.at.least(Math.ceil(CALLS.length * 0.75));
   });
 
-  it('a claim and a problem without a request is likely_scam; the request makes it scam; an assurance keeps it clean', () => {
+  it('a claim and a problem without a request stay below a live event (a real fraud alert opens so too); the request makes it scam; an assurance keeps it clean', () => {
     const opening =
       'This is Kevin from the fraud department at Wells Fargo. We noticed a suspicious charge of eight hundred dollars on your debit card.';
     const claim = scoreOnly(opening).score;
-    expect(claim).to.be.at.least(0.6).and.below(0.85);
+    expect(claim).to.be.below(0.5);
     expect(scoreOnly(`${opening} Please read me the six digit code we just texted you.`).score).to.be.at.least(0.85);
     const honest = `${opening} We will never ask for your PIN or a code. Please call the number on the back of your card.`;
     expect(scoreOnly(honest).score).to.be.below(0.3);

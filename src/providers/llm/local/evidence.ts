@@ -174,6 +174,22 @@ export const CUES: readonly Cue[] = [
     undefined,
     false,
   ),
+  // Reported speech: someone telling of a scam call they got. Both together mark a story, not a scam
+  // (rules cues `reported_call` and `scam_talk` read the same); no feature, only a cap.
+  {
+    name: 'reported_call',
+    pattern:
+      /\b(?:(?:i|he|she|we|they|my \w+|our \w+) (?:got|had|received|gets|get) (?:a|one of those|this|that|these|those) (?:\w+ )?(?:calls?|messages?|voicemails?|texts?)\b|they (?:said|told (?:me|her|him|us)|wanted (?:me|her|him|us)|asked (?:me|her|him|us))\b|(?:did|have) you (?:see|hear|read)(?: about)?)/,
+    negatable: false,
+    kind: 'marker',
+  },
+  {
+    name: 'scam_talk',
+    pattern:
+      /\b(?:(?:that|it)(?:'s| is| was| sounds like) (?:a|such a|totally a|obviously a) scam|(?:those|these|the|that|an?) (?:\w+ )?scams?\b(?! department)|scam (?:calls?|artists?|callers?)|scammers? (?:called|call|calling|got)|report(?:ed)? (?:it|them) to the (?:ftc|police|bank))/,
+    negatable: false,
+    kind: 'marker',
+  },
   // Assurances honest institutions give: the opposite of what a scam needs.
   cue(
     'never_ask',
@@ -224,6 +240,11 @@ export interface CueSummary {
   kinds: number;
   /** The caller gave an honest institution's assurance ("we will never ask for your code"). */
   assured: boolean;
+}
+
+/** Someone telling of a scam call they got, rather than making one. */
+export function isStory(hits: readonly CueHit[]): boolean {
+  return hits.some((h) => h.cue.name === 'reported_call') && hits.some((h) => h.cue.name === 'scam_talk');
 }
 
 export function summariseCues(hits: readonly CueHit[]): CueSummary {

@@ -9,7 +9,7 @@ import { clampScore, SUSPICIOUS_AT } from '../../../domain/levels.js';
 import type { Tactic } from '../../../domain/tactics.js';
 import type { Assessment } from '../../../domain/verdict.js';
 import type { Category } from '../../../domain/categories.js';
-import { CUE_NAMES, CUES, summariseCues, type CueHit } from './evidence.js';
+import { CUE_NAMES, CUES, isStory, summariseCues, type CueHit } from './evidence.js';
 import { cueOffset, dimension, dot, featurise, unlabelled, type FeatureSpace, type SparseVector } from './features.js';
 import { sigmoid } from './train.js';
 import { ruleCategory } from './weak-labels.js';
@@ -64,6 +64,8 @@ export interface ModelArtefact {
 export class ArtefactError extends Error {}
 
 const MAX_SIGNALS = 6;
+/** Highest score for a call that tells of a scam call ("I got a call saying I won … that's a scam"). */
+const STORY_CAP = 0.45;
 
 /** What an assessment reads of a call: the whole caller text at once (`assess`), or a running call (live.ts). */
 export interface CallView {
@@ -145,6 +147,8 @@ export class LocalModel {
     else if (cues.count <= 2 && !cues.decisive) score = Math.min(score, this.artefact.singleCueCap);
     if (cues.decisiveCount === 1 && cues.kinds === 1) score = Math.min(score, this.artefact.oneTacticCap ?? 1);
     if (cues.assured && cues.decisiveCount <= 1) score = Math.min(score, this.artefact.assuranceCap ?? 1);
+    // A story about a scam call quotes its words and asks nothing of the listener.
+    if (isStory(f.hits)) score = Math.min(score, STORY_CAP);
     const flagged = score >= SUSPICIOUS_AT;
     const evidence = this.rankHits(f.hits);
     const sentences = f.sentences;

@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { findEvidence } from '../../../src/rules/evidence.js';
+import { scoreText } from '../../../src/rules/index.js';
+
+/**
+ * Telephone speech recognisers write "i r s" for IRS, numbers in words, no punctuation and no capitals.
+ * The cues read those forms, and the same forms in honest talk stay honest.
+ */
+const ids = (text: string) => findEvidence(text).map((h) => h.cue.id);
+
+describe('rules on recognised speech', () => {
+  it('reads spelled-out agencies and call-back numbers in words', () => {
+    expect(ids('this is officer brooks from the i r s')).to.include('tax_authority');
+    expect(ids('call me back at eight eight eight five five five zero one nine nine')).to.include('call_back');
+    expect(ids('call our department number immediately at two zero two five five five zero one four seven')).to.include(
+      'call_back',
+    );
+    const call =
+      'this is officer daniel brooks from the i r s there is a warrant for your arrest for back taxes call me back at eight eight eight five five five zero one nine nine today';
+    expect(scoreText(call).score).to.be.at.least(0.85);
+    expect(scoreText(call).category).to.equal('Tax Collection');
+  });
+
+  it('reads a code request without the word code, and with it in lower case without punctuation', () => {
+    expect(ids('read me the six digits we just texted you')).to.include('otp_request');
+    expect(
+      ids('i am going to send you a one time verification code to verify i am talking to the right person'),
+    ).to.include('otp_request');
+  });
+
+  it('does not invent a scam from the same forms in honest talk', () => {
+    expect(scoreText('the i r s sent me my refund last week so we can finally fix the roof').score).to.be.below(0.3);
+    expect(scoreText('call me back at eight tonight if you want to come for dinner').score).to.be.below(0.3);
+    expect(scoreText('we sent you a code please enter it in the app to finish signing in').score).to.be.below(0.3);
+  });
+});
