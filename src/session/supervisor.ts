@@ -1,4 +1,4 @@
-import { asyncScheduler, Subject, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Pipeline } from '../../pipelines/types.js';
 import { livePipelines } from '../../pipelines/index.js';
 import { openRecord } from '../../pipelines/live/ending.js';
@@ -6,7 +6,9 @@ import { LIVE_PROFILES } from '../../pipelines/live/profile.js';
 import type { SessionKind } from '../domain/events.js';
 import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
+import { DEFAULT_LEASE_SECONDS, leaseUntil } from '../domain/lease.js';
 import { SessionActor } from './actor.js';
+import { holdLeases } from './leases.js';
 import type { Reservation, SessionSpec } from './types.js';
 import { TurnQueue } from '../util/turn-queue.js';
 import { uuidv7 } from '../util/uuid7.js';
@@ -110,9 +112,11 @@ export class Supervisor {
     metrics.creditsCharged.inc({ product: spec.kind }, price);
     const id = uuidv7();
     try {
-      await this.services.store.sessions.put(
-        openRecord({ sessionId: id, spec, services: this.services }, this.scheduler.now()),
-      );
+      const now = this.scheduler.now();
+      await this.services.store.sessions.put({
+        ...openRecord({ sessionId: id, spec, services: this.services }, now),
+        lease_until: leaseUntil(now, this.leaseMs),
+      });
     } catch (err) {
       this.services.log.error({ err, session: id }, 'writing the open session record failed; session continues');
     }
@@ -130,6 +134,21 @@ export class Supervisor {
     });
     if (this.draining) actor.end('shutdown');
     return actor;
+  }
+
+  private get leaseMs(): number {
+    return (this.services.config.sessionLeaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+  }
+
+  /** Renews the leases of this node's sessions and ends other nodes' expired ones until unsubscribed. */
+  holdLeases(): Subscription {
+    return holdLeases({
+      sessions: this.services.store.sessions,
+      live: () => [...this.live].map((a) => a.id),
+      leaseMs: this.leaseMs,
+      scheduler: this.scheduler,
+      log: this.services.log,
+    });
   }
 
   /**

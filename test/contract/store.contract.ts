@@ -156,6 +156,71 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       });
     });
 
+    describe('session leases', function () {
+      // Leases in a window of their own, before every other test's, so a shared database's rows stay out of it.
+      const window = (): ((s: number) => string) => {
+        const year = 1900 + Math.floor(Math.random() * 90);
+        return (sec) => `${year}-06-01T00:00:${String(sec).padStart(2, '0')}.000Z`;
+      };
+      const mine = (list: Array<{ id: string }>, ids: string[]): string[] =>
+        list.map((s) => s.id).filter((id) => ids.includes(id));
+
+      it('lists open sessions whose lease ran out, oldest lease first, and no ended or unleased one', async function () {
+        const at = window();
+        const late = aSession('k', { lease_until: at(20) });
+        const early = aSession('k', { lease_until: at(10) });
+        const current = aSession('k', { lease_until: at(40) });
+        const ended = aSession('k', { lease_until: at(5), state: 'ended' });
+        const unleased = aSession('k');
+        for (const s of [late, early, current, ended, unleased]) await store.sessions.put(s);
+        const ids = [late, early, current, ended, unleased].map((s) => s.id);
+        expect(mine(await store.sessions.listExpired(at(30), 1000), ids)).to.deep.equal([early.id, late.id]);
+        const expired = (await store.sessions.listExpired(at(30), 1000)).find((s) => s.id === early.id);
+        expect(expired).to.deep.equal(early);
+      });
+
+      it('renews only the leases of sessions still open', async function () {
+        const at = window();
+        const open = aSession('k', { lease_until: at(10) });
+        const ended = aSession('k', { lease_until: at(10), state: 'ended' });
+        await store.sessions.put(open);
+        await store.sessions.put(ended);
+        await store.sessions.renewLeases([open.id, ended.id, 'no-such-session'], at(50));
+        expect((await store.sessions.get(open.id))?.lease_until).to.equal(at(50));
+        expect(await store.sessions.get(ended.id)).to.deep.equal(ended);
+        expect(mine(await store.sessions.listExpired(at(30), 1000), [open.id])).to.deep.equal([]);
+        await store.sessions.renewLeases([], at(59));
+      });
+
+      it('closes an expired session once; one renewed or ended meanwhile keeps what its node wrote', async function () {
+        const at = window();
+        const orphan = aSession('k', { lease_until: at(10) });
+        const renewed = aSession('k', { lease_until: at(10) });
+        const finished = aSession('k', { lease_until: at(10) });
+        for (const s of [orphan, renewed, finished]) await store.sessions.put(s);
+        const { lease_until: _l, ...kept } = orphan;
+        const closed = { ...kept, state: 'ended' as const, ended_at: at(30), summary: 'interrupted' };
+
+        expect(await store.sessions.closeExpired(closed, at(30))).to.equal(true);
+        expect(await store.sessions.get(orphan.id)).to.deep.equal(closed);
+        // A second sweeper, after the first: nothing left to close.
+        expect(await store.sessions.closeExpired({ ...closed, summary: 'again' }, at(31))).to.equal(false);
+        expect(await store.sessions.get(orphan.id)).to.deep.equal(closed);
+
+        await store.sessions.renewLeases([renewed.id], at(45));
+        expect(await store.sessions.closeExpired({ ...renewed, state: 'ended' }, at(30))).to.equal(false);
+        expect((await store.sessions.get(renewed.id))?.state).to.equal('open');
+
+        const final = { ...finished, state: 'ended' as const, lease_until: undefined, ended_at: at(20) };
+        await store.sessions.put(final);
+        expect(await store.sessions.closeExpired({ ...finished, state: 'ended' }, at(30))).to.equal(false);
+        expect((await store.sessions.get(finished.id))?.ended_at).to.equal(at(20));
+        expect(
+          mine(await store.sessions.listExpired(at(40), 1000), [orphan.id, renewed.id, finished.id]),
+        ).to.deep.equal([]);
+      });
+    });
+
     describe('complaints', function () {
       it('files one complaint per number per session', async function () {
         const number = aNumber();

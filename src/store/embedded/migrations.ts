@@ -42,4 +42,9 @@ export const MIGRATIONS: readonly string[] = [
     doc        TEXT NOT NULL
   );
   `,
+  // Leases: any node may close an open session whose node stopped renewing it.
+  `
+  ALTER TABLE sessions ADD COLUMN lease_until TEXT;
+  CREATE INDEX sessions_lease ON sessions (state, lease_until);
+  `,
 ];

@@ -10,6 +10,7 @@ export async function mongoSessions(db: Db): Promise<SessionsPort> {
   await col.createIndexes([
     { key: { key_id: 1, started_at: -1 }, name: 'by_key_newest' },
     { key: { state: 1, node_id: 1 }, name: 'open_by_node' },
+    { key: { state: 1, lease_until: 1 }, name: 'open_by_lease' },
   ]);
   const read = (d: SessionDoc): StoredSession => fromDoc<StoredSession>(d);
 
@@ -28,6 +29,21 @@ export async function mongoSessions(db: Db): Promise<SessionsPort> {
     },
     async listOpen(nodeId) {
       return (await col.find({ state: 'open', node_id: nodeId }).sort({ started_at: 1, _id: 1 }).toArray()).map(read);
+    },
+    async renewLeases(ids, until) {
+      if (ids.length === 0) return;
+      await col.updateMany({ _id: { $in: [...ids] }, state: 'open' }, { $set: { lease_until: until } });
+    },
+    async listExpired(now, limit) {
+      const n = Math.max(0, Math.floor(limit));
+      if (n === 0) return [];
+      const q = { state: 'open' as const, lease_until: { $lt: now } };
+      return (await col.find(q).sort({ lease_until: 1, _id: 1 }).limit(n).toArray()).map(read);
+    },
+    async closeExpired(closed, now) {
+      // One conditional replace: the node's own final write or another sweeper's close, whichever lands first, wins.
+      const r = await col.replaceOne({ _id: closed.id, state: 'open', lease_until: { $lt: now } }, toDoc(closed));
+      return r.matchedCount === 1;
     },
   };
 }
