@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_DRAIN_SECONDS } from './domain/shutdown.js';
 import { loadTuning, TuningError, type Tuning } from './tuning.js';
 
 export type Feature = 'scan' | 'live_filter' | 'honeypot';
@@ -209,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     // Stable across restarts (so a restarted node can close what it left open), distinct per node on one host.
     nodeId: str(env, 'VOICE_NODE_ID') ?? `${os.hostname()}:${port}`,
-    drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
+    drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', DEFAULT_DRAIN_SECONDS, 0, 3600),
     sessionLeaseSeconds: int(env, 'VOICE_SESSION_LEASE_SECONDS', 30, 3, 3600),
     rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
     analysisWorkers: int(env, 'VOICE_ANALYSIS_WORKERS', defaultAnalysisWorkers(), 0, 64),

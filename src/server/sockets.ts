@@ -122,6 +122,8 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
           await supervisor.drain(services.config.drainSeconds * 1000);
         } finally {
           leases.unsubscribe();
+          // A session the drain could not finish in time still gets a close frame rather than a reset.
+          for (const conn of sockets) if (!conn.closed) refuse(conn, 'server shutting down', CLOSE_GOING_AWAY);
         }
       },
     };

@@ -1,4 +1,4 @@
-import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, ReplaySubject, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Pipeline } from '../../pipelines/types.js';
 import { livePipelines } from '../../pipelines/index.js';
 import { openRecord } from '../../pipelines/live/ending.js';
@@ -47,6 +47,8 @@ export class Supervisor {
   private draining = false;
   private readonly live = new Set<SessionActor>();
   private readonly openedOut = new Subject<SessionActor>();
+  /** The drain deadline, once draining: sessions ending after it was set still see it. */
+  private readonly shutdown$ = new ReplaySubject<number>(1);
   // Graphs are built one per turn of the loop: a burst of starts must not stall the calls already live.
   private readonly starts = new TurnQueue((err) => this.services.log.error({ err }, 'building a live session failed'));
   /**
@@ -124,6 +126,7 @@ export class Supervisor {
       services: this.services,
       scheduler: this.scheduler,
       pipeline,
+      shutdown$: this.shutdown$,
       ...(this.opts.webhookTls ? { webhookTls: this.opts.webhookTls } : {}),
     });
     this.live.add(actor);
@@ -161,10 +164,12 @@ export class Supervisor {
 
   /**
    * Stops accepting, then ends every live session properly (final analysis, record, `session.ended`,
-   * webhook posts) and waits for them, at most `ms`.
+   * webhook posts) and waits for them, at most `ms`. Every session's end, including those already ending,
+   * is cut to fit `ms`: a slow model's analysis gives way to the rules' verdict.
    */
   async drain(ms: number): Promise<void> {
     this.draining = true;
+    this.shutdown$.next(this.scheduler.now() + ms);
     const all = [...this.live];
     for (const a of all) a.end('shutdown');
     let timer: NodeJS.Timeout | undefined;
