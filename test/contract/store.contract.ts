@@ -2,12 +2,21 @@ import { expect } from 'chai';
 import type { Store } from '../../src/store/types.js';
 import { aComplaint, aKey, aNumber, aSession } from './records.js';
 
+/** A store server that can be made to fail one command at a time as a real server fails (the MongoDB stand-in). */
+export interface FaultingServer {
+  commands: string[];
+  inject(
+    command: string,
+    fault: 'stepdown' | 'write-concern' | 'drop-before' | 'drop-after' | 'cursor-not-found',
+  ): void;
+}
+
 /**
  * The behaviour every Store adapter must show. `makeStore` returns a fresh, open store; the suite closes it.
  * Records use random ids and numbers, so a shared database (MongoDB) does not need wiping between tests,
  * except for the feed, whose time window is chosen far from the other tests' timestamps.
  */
-export function storeContract(name: string, makeStore: () => Promise<Store>): void {
+export function storeContract(name: string, makeStore: () => Promise<Store>, server?: FaultingServer): void {
   describe(`${name}: store contract`, function () {
     let store: Store;
     beforeEach(async function () {
@@ -305,6 +314,95 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
 
     it('answers ping', async function () {
       await store.ping();
+    });
+
+    if (server) faultCases(() => store, server);
+  });
+}
+
+/** What the adapter does with the server's failures, each injected as the real server answers it. */
+function faultCases(current: () => Store, server: FaultingServer): void {
+  describe('server faults', function () {
+    const count = (name: string) => server.commands.filter((c) => c === name).length;
+
+    it('a duplicate key is E11000 with the index pattern and values; a second complaint is not filed', async function () {
+      const store = current();
+      const k = aKey(1);
+      await store.keys.create(k);
+      const err = (await store.keys.create({ ...aKey(1), hash: k.hash }).catch((e: unknown) => e)) as Record<
+        string,
+        unknown
+      >;
+      expect(err).to.include({ code: 11000 });
+      expect(err.keyPattern).to.deep.equal({ hash: 1 });
+      expect(err.keyValue).to.deep.equal({ hash: k.hash });
+      const c = aComplaint(aNumber());
+      expect(await store.complaints.file(c)).to.equal(true);
+      expect(await store.complaints.file({ ...c, id: `${c.id}-again` })).to.equal(false);
+    });
+
+    it('a session write during a primary step-down (NotWritablePrimary, RetryableWriteError) lands once', async function () {
+      const store = current();
+      const s = aSession('k');
+      const before = count('update');
+      server.inject('update', 'stepdown');
+      await store.sessions.put(s);
+      expect(count('update') - before).to.equal(2); // refused, then retried once
+      expect(await store.sessions.get(s.id)).to.deep.equal(s);
+    });
+
+    it('a debit during a step-down is charged once', async function () {
+      const store = current();
+      const k = aKey(10);
+      await store.keys.create(k);
+      server.inject('findAndModify', 'stepdown');
+      expect(await store.keys.debit(k.id, 4)).to.equal(true);
+      expect(await store.keys.balance(k.id)).to.equal(6);
+    });
+
+    it('a debit whose reply is lost with the connection is retried and charged exactly once', async function () {
+      const store = current();
+      const k = aKey(10);
+      await store.keys.create(k);
+      const before = count('findAndModify');
+      server.inject('findAndModify', 'drop-after'); // the server ran it; the answer never came
+      expect(await store.keys.debit(k.id, 4)).to.equal(true);
+      expect(count('findAndModify') - before).to.equal(2);
+      expect(await store.keys.balance(k.id)).to.equal(6);
+    });
+
+    it('a write whose connection closes mid-command, before it ran, is retried and lands', async function () {
+      const store = current();
+      const s = aSession('k');
+      server.inject('update', 'drop-before');
+      await store.sessions.put(s);
+      expect(await store.sessions.get(s.id)).to.deep.equal(s);
+    });
+
+    it('a write-concern error fails the write although the primary applied it; writing it again succeeds', async function () {
+      const store = current();
+      const s = aSession('k');
+      server.inject('update', 'write-concern');
+      const err = (await store.sessions.put(s).catch((e: unknown) => e)) as Record<string, unknown> | undefined;
+      // Never taken as success: the journal keeps the record and replays it (the write is idempotent).
+      expect(err).to.include({ code: 64 });
+      expect(await store.sessions.get(s.id)).to.deep.equal(s);
+      await store.sessions.put({ ...s, state: 'ended' });
+      expect((await store.sessions.get(s.id))?.state).to.equal('ended');
+    });
+
+    it('a cursor the server lost between batches (CursorNotFound) is read again from the start', async function () {
+      const store = current();
+      const keyId = `key-${Math.random()}`;
+      const started = (i: number) =>
+        `2026-03-01T00:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`;
+      for (let i = 0; i < 150; i++) await store.sessions.put(aSession(keyId, { started_at: started(i) }));
+      const before = count('getMore');
+      server.inject('getMore', 'cursor-not-found');
+      const all = await store.sessions.listByKey(keyId, 200);
+      expect(count('getMore') - before).to.equal(2); // the lost one, then the re-read's
+      expect(all).to.have.length(150);
+      expect(all[0]!.started_at).to.equal(started(149));
     });
   });
 }
