@@ -13,6 +13,11 @@ export interface PipelineContext {
   services: Services;
   /** Drives every timer (start, cadence, silence, limits, metering): a TestScheduler in tests. */
   scheduler: SchedulerLike;
+  /**
+   * Emits once when the node starts shutting down: the scheduler time by which it must have drained.
+   * The session's end (speech flush, final analysis) is cut to fit what remains.
+   */
+  shutdown$?: Observable<number>;
 }
 
 export interface PipelineOutput {

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_DRAIN_SECONDS } from './domain/shutdown.js';
 import { loadTuning, TuningError, type Tuning } from './tuning.js';
 
 export type Feature = 'scan' | 'live_filter' | 'honeypot';
@@ -47,6 +48,8 @@ export interface Config {
   /** Names this node's open sessions in the store (VOICE_NODE_ID; default host:port). */
   nodeId: string;
   drainSeconds: number;
+  /** How long a live session's record stays `open` without its node renewing it (VOICE_SESSION_LEASE_SECONDS). */
+  sessionLeaseSeconds?: number;
   rateLimitPerMinute: number;
   /** Worker threads analysing whole calls off the main thread (VOICE_ANALYSIS_WORKERS; 0: none). */
   analysisWorkers: number;
@@ -281,7 +284,8 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     // Stable across restarts (so a restarted node can close what it left open), distinct per node on one host.
     nodeId: str(env, 'VOICE_NODE_ID') ?? `${os.hostname()}:${port}`,
-    drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', 30, 0, 3600),
+    drainSeconds: int(env, 'VOICE_DRAIN_SECONDS', DEFAULT_DRAIN_SECONDS, 0, 3600),
+    sessionLeaseSeconds: int(env, 'VOICE_SESSION_LEASE_SECONDS', 30, 3, 3600),
     rateLimitPerMinute: int(env, 'VOICE_RATE_LIMIT', 600, 1, 1000000),
     analysisWorkers: int(env, 'VOICE_ANALYSIS_WORKERS', defaultAnalysisWorkers(), 0, 64),
     trustProxy: bool(env, 'VOICE_TRUST_PROXY', false),

@@ -1,9 +1,11 @@
 import uws, { type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import { buildServices, closeServices } from './boot.js';
 import type { Config } from './config.js';
+import { CLOSE_LINGER_MS } from './domain/shutdown.js';
 import { createLogger, type Logger } from './log.js';
 import { createApp } from './server/app.js';
 import { listenExclusive } from './server/listen.js';
+import { lingerForConnections } from './server/linger.js';
 import { listenMetrics } from './server/metrics-listener.js';
 import { allMounts, type Mount, type NodeContext } from './server/mounts.js';
 import { RequestLimits } from './server/rate-limit.js';
@@ -83,7 +85,9 @@ export async function startNode(
       retention?.unsubscribe();
       log.info({ hooks: drains.length, seconds: config.drainSeconds }, 'draining');
       await drainWithin(drains, config.drainSeconds * 1000, log);
-      log.info('drained');
+      // Exiting with a socket mid-close resets it, and the peer may lose the last events and the close frame.
+      const held = await lingerForConnections(port, CLOSE_LINGER_MS);
+      log.info({ connectionsStillOpen: Math.max(0, held) }, 'drained');
       await closeServices(services);
       log.info('stopped');
     })());

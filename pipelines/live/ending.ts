@@ -1,7 +1,8 @@
-import { defer, from, mergeMap, type Observable } from 'rxjs';
+import { defer, from, map, mergeMap, NEVER, race, switchMap, timer, type Observable } from 'rxjs';
 import type { SessionEvent } from '../../src/domain/events.js';
 import { countIntel, mergeIntel, type Intel } from '../../src/domain/intel.js';
 import type { StoredSession } from '../../src/domain/session.js';
+import { shutdownAnalysisMs } from '../../src/domain/shutdown.js';
 import type { Verdict } from '../../src/domain/verdict.js';
 import type { EventFactory } from '../../src/events/envelope.js';
 import { analyzeCall } from '../../src/analysis/analyze.js';
@@ -53,11 +54,20 @@ async function finish(
   if (spec.options.language) input.language = spec.options.language;
 
   const ac = new AbortController();
-  const bound = scheduler.schedule(
-    () =>
-      ac.abort(new Error(`final analysis took longer than ${profile.finalAnalysisMs / 1000} s; rules verdict kept`)),
-    profile.finalAnalysisMs,
-  );
+  const bound = race(
+    timer(profile.finalAnalysisMs, scheduler).pipe(
+      map(() => `final analysis took longer than ${profile.finalAnalysisMs / 1000} s; rules verdict kept`),
+    ),
+    // A node shutting down gives the analysis only what its drain leaves after the record and posts.
+    (ctx.shutdown$ ?? NEVER).pipe(
+      switchMap((deadline) => {
+        const ms = shutdownAnalysisMs(deadline, scheduler.now());
+        return timer(ms, scheduler).pipe(
+          map(() => `node is shutting down: final analysis cut to ${ms / 1000} s; rules verdict kept`),
+        );
+      }),
+    ),
+  ).subscribe((why) => ac.abort(new Error(why)));
   let verdict: Verdict;
   let intel: Intel;
   try {

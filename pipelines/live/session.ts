@@ -7,7 +7,9 @@ import {
   ignoreElements,
   map,
   merge,
+  NEVER,
   of,
+  race,
   Subject,
   switchMap,
   takeUntil,
@@ -17,6 +19,7 @@ import {
 } from 'rxjs';
 import type { PersonaInfo, SessionEvent } from '../../src/domain/events.js';
 import type { EndReason, Frame, Utterance } from '../../src/domain/frames.js';
+import { shutdownFlushMs } from '../../src/domain/shutdown.js';
 import { EventFactory } from '../../src/events/envelope.js';
 import { metrics } from '../../src/observability/metrics.js';
 import { collectDtmf } from '../../operators/dtmf.js';
@@ -103,10 +106,16 @@ export function liveSession(
         const all$ = hooks.extraLines
           ? heard$.pipe(connect((h$) => merge(h$, hooks.extraLines!(h$, lanes.all$, report))))
           : heard$;
-        // After the stop, speech-to-text gets a bounded time to flush; a stuck provider cannot hold the end.
+        // After the stop, speech-to-text gets a bounded time to flush; a stuck provider cannot hold the end,
+        // and a node shutting down gives it less.
         const flushDeadline$ = lanes.stop$.pipe(
           tap((f) => (state.endReason = f.reason)),
-          switchMap(() => timer(profile.flushMs, scheduler)),
+          switchMap(() =>
+            race(
+              timer(profile.flushMs, scheduler),
+              (ctx.shutdown$ ?? NEVER).pipe(switchMap((d) => timer(shutdownFlushMs(d, scheduler.now()), scheduler))),
+            ),
+          ),
         );
         const spoken$ = all$.pipe(
           takeUntil(flushDeadline$),

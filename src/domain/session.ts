@@ -34,6 +34,8 @@ export interface StoredSession extends SessionRecord {
   /** `open` while a node runs it; `ended` once its final record is written. */
   state: 'open' | 'ended';
   node_id?: string;
+  /** While `open`: until when its node vouches for it; past this any node may close it (ISO time). */
+  lease_until?: string;
   tactics: Tactic[];
   signals: string[];
   intel: Intel;
@@ -42,6 +44,16 @@ export interface StoredSession extends SessionRecord {
 
 /** The public record: drops the store's bookkeeping fields. */
 export function publicRecord(s: StoredSession): SessionRecord {
-  const { key_id: _k, state: _s, node_id: _n, tactics: _t, signals: _g, intel: _i, reported_numbers: _r, ...rec } = s;
+  const {
+    key_id: _k,
+    state: _s,
+    node_id: _n,
+    lease_until: _l,
+    tactics: _t,
+    signals: _g,
+    intel: _i,
+    reported_numbers: _r,
+    ...rec
+  } = s;
   return rec;
 }

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import type { EventCommon, PersonaInfo, SessionEvent, SessionKind } from '../domain/events.js';
 import type { Intel } from '../domain/intel.js';
+import { isE164 } from '../domain/phone.js';
 import type { Verdict } from '../domain/verdict.js';
 
 export interface EnvelopeSource {
@@ -25,8 +26,9 @@ export class EventFactory {
   ) {
     const base: Omit<EventCommon, 'at'> = { session_id: src.sessionId, kind: src.kind };
     if (src.callId) base.call_id = src.callId;
-    if (src.from) base.from = src.from;
-    if (src.to) base.to = src.to;
+    // Events carry numbers only (spec: "E.164 numbers when known"); the record keeps what was given.
+    if (isE164(src.from)) base.from = src.from;
+    if (isE164(src.to)) base.to = src.to;
     this.base = base;
   }
 

@@ -10,7 +10,8 @@
  *                                   speak (TTS) ─► encode ─► pace ─► audio, mark ─► outbound
  *   caller activity ─► barge-in ─► clear ─────────────────────────────────┘
  *
- * Emits the persona's transcript lines (when their audio is ready); audio and control go to
+ * Emits the persona's transcript lines as they were heard: a line once its audio has been sent whole, or
+ * the part sent before the caller cut it off (barge-in, the end of the call); audio and control go to
  * `deps.outbound`, the reasons to end (greeting refused, hang-up) to `deps.end`.
  */
 import { concatMap, defer, EMPTY, Observable, Subject, type SchedulerLike } from 'rxjs';
@@ -29,6 +30,7 @@ import { goodbye, greeting, silencePrompt } from './lines.js';
 import type { Rng } from './rng.js';
 import type { HoneypotTiming } from './timing.js';
 import type { Persona } from './types.js';
+import { playedText } from './played.js';
 import { frameBytes, frameLevel, toClientAudio } from './voice-format.js';
 
 type SayKind = 'greeting' | 'reply' | 'prompt' | 'goodbye';
@@ -73,6 +75,8 @@ export function conversation(
     const turn$ = new Subject<TurnSignal>();
     const activity$ = new Subject<CallerActivity>();
     const kinds = new Map<string, SayKind>();
+    /** Clips handed to playback, in order; the first is the one playing. */
+    const playing: Array<{ text: string; bytes: number; sent: number }> = [];
 
     /** The dialogue's memory takes the line when it is decided; the transcript when it can be heard. */
     const personaLine = (text: string): Utterance => ({
@@ -81,6 +85,14 @@ export function conversation(
       text,
       at: scheduler.now(),
     });
+    /** The line of the clip being cut off, as far as it was sent; the clips after it were never heard. */
+    const cutPlayback = (): void => {
+      const cut = playing[0];
+      playing.length = 0;
+      if (!cut || cut.sent === 0) return;
+      const heard = playedText(cut.text, cut.sent, cut.bytes);
+      if (heard) sub.next(personaLine(heard));
+    };
     const hangup = (): void => {
       if (finished) return;
       finished = true;
@@ -129,22 +141,28 @@ export function conversation(
             }
             return;
           }
-          sub.next(personaLine(r.request.text));
           if (queued++ === 0) silence$.next('persona_start');
-          clips$.next({ name: r.request.name, data: toClientAudio(r.audio, deps.format) });
+          const data = toClientAudio(r.audio, deps.format);
+          if (data.length === 0) sub.next(personaLine(r.request.text));
+          else playing.push({ text: r.request.text, bytes: data.length, sent: 0 });
+          clips$.next({ name: r.request.name, data });
         }),
 
       // Playback in real time; barge-in clears it.
       clips$.pipe(paceAudio({ scheduler, frameBytes: frameBytes(deps.format), interrupt$ })).subscribe((f) => {
         if (finished) return;
         deps.outbound(f);
+        if (f.kind === 'audio' && playing[0]) playing[0].sent += f.data.length;
         if (f.kind === 'mark') {
+          const whole = playing.shift();
+          if (whole) sub.next(personaLine(whole.text));
           const kind = kinds.get(f.name);
           kinds.delete(f.name);
           queued = Math.max(0, queued - 1);
           if (kind === 'goodbye') return hangup();
           if (queued === 0) silence$.next('persona_end');
         } else if (f.kind === 'clear') {
+          cutPlayback();
           queued = 0;
           kinds.clear();
           if (hangingUp) return hangup();
@@ -202,7 +220,11 @@ export function conversation(
             silence$.next('caller');
           }
         },
-        complete: () => sub.complete(),
+        complete: () => {
+          // The call ended mid-line: the transcript keeps what went out of it.
+          cutPlayback();
+          sub.complete();
+        },
         error: (e) => sub.error(e),
       }),
     ];

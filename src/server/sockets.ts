@@ -140,12 +140,20 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
         },
       });
     }
+    // Leases are held for every session of the node (SIP calls share this supervisor) until it has drained.
+    const leases = supervisor.holdLeases();
     return {
-      drain: () => {
+      drain: async () => {
         // Sockets still waiting for their start will never get a session: tell them to go elsewhere.
         for (const conn of sockets)
           if (conn.phase === 'waiting') refuse(conn, 'server shutting down', CLOSE_GOING_AWAY);
-        return supervisor.drain(services.config.drainSeconds * 1000);
+        try {
+          await supervisor.drain(services.config.drainSeconds * 1000);
+        } finally {
+          leases.unsubscribe();
+          // A session the drain could not finish in time still gets a close frame rather than a reset.
+          for (const conn of sockets) if (!conn.closed) refuse(conn, 'server shutting down', CLOSE_GOING_AWAY);
+        }
       },
     };
   };

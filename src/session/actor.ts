@@ -17,6 +17,8 @@ export interface ActorDeps {
   pipeline: Pipeline;
   /** TLS trust for webhook receivers (tests with self-signed certificates). */
   webhookTls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+  /** The node's drain deadline, once it shuts down (see PipelineContext). */
+  shutdown$?: Observable<number>;
 }
 
 /**
@@ -110,7 +112,14 @@ export class SessionActor implements SessionHandle {
     };
     let out: ReturnType<Pipeline>;
     try {
-      out = pipeline({ sessionId: this.id, spec: this.spec, frames$: this.mailbox, services, scheduler });
+      out = pipeline({
+        sessionId: this.id,
+        spec: this.spec,
+        frames$: this.mailbox,
+        services,
+        scheduler,
+        ...(this.deps.shutdown$ ? { shutdown$: this.deps.shutdown$ } : {}),
+      });
     } catch (err) {
       services.log.error({ err, session: this.id }, 'building the session graph failed');
       this.pending = null;

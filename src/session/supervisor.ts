@@ -1,4 +1,4 @@
-import { asyncScheduler, Subject, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, ReplaySubject, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Pipeline } from '../../pipelines/types.js';
 import { livePipelines } from '../../pipelines/index.js';
 import { openRecord } from '../../pipelines/live/ending.js';
@@ -6,7 +6,9 @@ import { LIVE_PROFILES } from '../../pipelines/live/profile.js';
 import type { SessionKind } from '../domain/events.js';
 import { metrics } from '../observability/metrics.js';
 import type { Services } from '../services.js';
+import { DEFAULT_LEASE_SECONDS, leaseUntil } from '../domain/lease.js';
 import { SessionActor } from './actor.js';
+import { holdLeases } from './leases.js';
 import type { Reservation, SessionSpec } from './types.js';
 import { TurnQueue } from '../util/turn-queue.js';
 import { uuidv7 } from '../util/uuid7.js';
@@ -45,6 +47,8 @@ export class Supervisor {
   private draining = false;
   private readonly live = new Set<SessionActor>();
   private readonly openedOut = new Subject<SessionActor>();
+  /** The drain deadline, once draining: sessions ending after it was set still see it. */
+  private readonly shutdown$ = new ReplaySubject<number>(1);
   // Graphs are built one per turn of the loop: a burst of starts must not stall the calls already live.
   private readonly starts = new TurnQueue((err) => this.services.log.error({ err }, 'building a live session failed'));
   /**
@@ -110,9 +114,11 @@ export class Supervisor {
     metrics.creditsCharged.inc({ product: spec.kind }, price);
     const id = uuidv7();
     try {
-      await this.services.store.sessions.put(
-        openRecord({ sessionId: id, spec, services: this.services }, this.scheduler.now()),
-      );
+      const now = this.scheduler.now();
+      await this.services.store.sessions.put({
+        ...openRecord({ sessionId: id, spec, services: this.services }, now),
+        lease_until: leaseUntil(now, this.leaseMs),
+      });
     } catch (err) {
       this.services.log.error({ err, session: id }, 'writing the open session record failed; session continues');
     }
@@ -120,6 +126,7 @@ export class Supervisor {
       services: this.services,
       scheduler: this.scheduler,
       pipeline,
+      shutdown$: this.shutdown$,
       ...(this.opts.webhookTls ? { webhookTls: this.opts.webhookTls } : {}),
     });
     this.live.add(actor);
@@ -132,6 +139,21 @@ export class Supervisor {
     return actor;
   }
 
+  private get leaseMs(): number {
+    return (this.services.config.sessionLeaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+  }
+
+  /** Renews the leases of this node's sessions and ends other nodes' expired ones until unsubscribed. */
+  holdLeases(): Subscription {
+    return holdLeases({
+      sessions: this.services.store.sessions,
+      live: () => [...this.live].map((a) => a.id),
+      leaseMs: this.leaseMs,
+      scheduler: this.scheduler,
+      log: this.services.log,
+    });
+  }
+
   /**
    * Runs an opened actor's graph on a later turn of the loop, one start a turn (a group commit resolves many
    * opens at once). Until then the actor keeps the frames pushed to it, in order. Subscribe to its outputs first.
@@ -142,10 +164,12 @@ export class Supervisor {
 
   /**
    * Stops accepting, then ends every live session properly (final analysis, record, `session.ended`,
-   * webhook posts) and waits for them, at most `ms`.
+   * webhook posts) and waits for them, at most `ms`. Every session's end, including those already ending,
+   * is cut to fit `ms`: a slow model's analysis gives way to the rules' verdict.
    */
   async drain(ms: number): Promise<void> {
     this.draining = true;
+    this.shutdown$.next(this.scheduler.now() + ms);
     const all = [...this.live];
     for (const a of all) a.end('shutdown');
     let timer: NodeJS.Timeout | undefined;

@@ -124,6 +124,21 @@ export class JournaledSessions implements SessionsPort {
     return [...byId.values()];
   }
 
+  renewLeases(ids: readonly string[], until: string): Promise<void> {
+    return this.store.sessions.renewLeases(ids, until);
+  }
+
+  /** What the store lists, less the sessions whose final record waits here (they ended; the store lags). */
+  async listExpired(now: string, limit: number): Promise<StoredSession[]> {
+    const listed = await this.store.sessions.listExpired(now, limit);
+    return listed.filter((s) => this.pending.get(s.id)?.state !== 'ended');
+  }
+
+  async closeExpired(closed: StoredSession, now: string): Promise<boolean> {
+    if (this.pending.get(closed.id)?.state === 'ended') return false;
+    return this.store.sessions.closeExpired(closed, now);
+  }
+
   /**
    * Removes the record from the store and from the journal, after any write of it still in flight (so no
    * older write lands after the delete), and compacts the journal so a crash cannot replay it back.

@@ -75,6 +75,15 @@ export interface SessionsPort {
   delete(id: string): Promise<boolean>;
   /** Removes ended sessions that started before `before` (ISO time); open ones are kept. Returns how many. */
   purgeEnded(before: string): Promise<number>;
+  /** Moves the lease of those of these sessions still `open` to `until` (their node is alive and runs them). */
+  renewLeases(ids: readonly string[], until: string): Promise<void>;
+  /** `open` sessions whose lease ran out before `now` (their node stopped renewing), oldest lease first. */
+  listExpired(now: string, limit: number): Promise<StoredSession[]>;
+  /**
+   * Writes `closed` over its record only while that record is still `open` with a lease that ran out before
+   * `now`; false (nothing written) when its node ended or renewed it meanwhile, or another node closed it.
+   */
+  closeExpired(closed: StoredSession, now: string): Promise<boolean>;
 }
 
 export interface ComplaintsPort {

@@ -1,6 +1,5 @@
 import type { SessionEvent } from '../domain/events.js';
 import type { AudioEncoding, OutboundFrame, Track } from '../domain/frames.js';
-import { isE164 } from '../domain/phone.js';
 import { copyBytes } from '../util/bytes.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import { dtmfDigit, isObject, parseObject, textMessage, type JsonObject } from './wire.js';
@@ -9,6 +8,8 @@ export const MIN_SAMPLE_RATE = 8000;
 export const MAX_SAMPLE_RATE = 48000;
 const RAW_ENCODINGS: readonly AudioEncoding[] = ['pcm16', 'mulaw'];
 const MAX_CALL_ID = 256;
+/** Caller and called party as given: numbers, SIP URIs, `anonymous`. */
+const MAX_PARTY = 256;
 
 /**
  * Validates the spec's start message field by field. Returns the start info, or the reason
@@ -24,10 +25,10 @@ export function parseRawStart(msg: JsonObject): { info: StartInfo } | { reason: 
   const numbers: { from?: string; to?: string } = {};
   for (const field of ['from', 'to'] as const) {
     const v = msg[field];
-    // Absent, null, "" or not E.164 (e.g. "anonymous", a national number) all mean "not known", as on the
-    // vendor streams: the spec closes a socket only for a bad encoding or sample_rate, and without `from`
-    // the session still runs and files callback numbers.
-    if (!isE164(v)) continue;
+    // Kept as given ("anonymous", a national number): the record stores what the client sent, while events
+    // carry only E.164 numbers and filing files only those. Absent, null, empty or not a string: not known.
+    if (typeof v !== 'string' || v.trim() === '') continue;
+    if (v.length > MAX_PARTY) return { reason: `${field} is longer than ${MAX_PARTY} characters` };
     numbers[field] = v;
   }
 
@@ -66,6 +67,9 @@ export function parseRawStart(msg: JsonObject): { info: StartInfo } | { reason: 
 function transcriptFrame(msg: JsonObject): Decoded {
   const { text, track, final, end_of_turn: endOfTurn } = msg;
   if (typeof text !== 'string' || text.trim() === '') return { type: 'ignore' };
+  // `final` decides whether the line is scored and stored: only a JSON boolean is taken at its word. A
+  // `"false"` string would otherwise store an interim guess as said; the message is ignored instead.
+  if (final !== undefined && final !== null && typeof final !== 'boolean') return { type: 'ignore' };
   let t: Track = 'inbound';
   if (track !== undefined && track !== null) {
     // A wrong track label would put the callee's words in the caller's mouth: drop rather than guess.

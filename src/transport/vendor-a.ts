@@ -1,6 +1,5 @@
 import type { SessionEvent, SessionKind } from '../domain/events.js';
 import type { OutboundFrame } from '../domain/frames.js';
-import { isE164 } from '../domain/phone.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import {
   decodeStreamEvent,
@@ -40,9 +39,9 @@ export function parseVendorAStart(msg: JsonObject): { info: StartInfo } | { reas
   const params = stringMap(start.customParameters);
   const { from, to, ...options } = params;
   const info: StartInfo = { audio: { encoding: 'mulaw', sampleRate: VENDOR_A_RATE }, params: options };
-  // A withheld or non-numeric caller ("anonymous", "client:…") is simply unknown, not a reason to drop the call.
-  if (isE164(from)) info.from = from;
-  if (isE164(to)) info.to = to;
+  // Kept as given, a withheld or non-numeric caller ("anonymous", "client:…") too: only E.164 is filed.
+  if (from?.trim()) info.from = from;
+  if (to?.trim()) info.to = to;
   const callId = stringField(start, 'callSid');
   if (callId) info.callId = callId;
   const streamId = stringField(msg, 'streamSid') ?? stringField(start, 'streamSid');

@@ -50,8 +50,10 @@ export function parseVendorBStart(msg: JsonObject): { info: StartInfo } | { reas
   const info: StartInfo = { audio: { encoding, sampleRate }, params: options };
   // The vendor's own numbers first; a parameter only fills in what it left out. SIP URIs and
   // withheld callers are "unknown", not a reason to refuse the call.
-  const from = [stringField(start, 'from'), paramFrom].find(isE164);
-  const to = [stringField(start, 'to'), paramTo].find(isE164);
+  // An E.164 number wins; else the first one given, as given (a SIP URI, "anonymous").
+  const pick = (...c: Array<string | undefined>) => c.find(isE164) ?? c.find((v) => v?.trim());
+  const from = pick(stringField(start, 'from'), paramFrom);
+  const to = pick(stringField(start, 'to'), paramTo);
   if (from) info.from = from;
   if (to) info.to = to;
   const callId = stringField(start, 'call_control_id');

@@ -160,6 +160,20 @@ describe('conformance: WebSocket /filter/stream', function () {
     expect((ended.verdict as Json).level).to.equal('clean');
   });
 
+  it('a final that is not a JSON boolean ("false", 0) makes the transcript message ignored: not shown, scored or stored', async () => {
+    const s = open(url());
+    await s.opened;
+    send(s, { type: 'start' });
+    for (const l of SCAM_LINES) say(s, l, { final: 'false' });
+    say(s, SCAM_LINES[0]!, { final: 0 });
+    say(s, CLEAN_LINES[1]!, { final: true });
+    send(s, { type: 'stop' });
+    await s.closed;
+    expect(s.events.filter((e) => e.type === 'verdict')).to.have.length(0);
+    expect(s.events.filter((e) => e.type === 'transcript.line').map((l) => l.text)).to.deep.equal([CLEAN_LINES[1]]);
+    expect(s.events.at(-1)!.transcript).to.equal(`caller: ${CLEAN_LINES[1]!}`);
+  });
+
   it('dtmf digits are collected in order into intel.dtmf (a string)', async () => {
     const s = open(url());
     await s.opened;
@@ -279,6 +293,12 @@ describe('conformance: WebSocket /filter/stream', function () {
     await s.closed;
     expect(s.events[0]!.type).to.equal('session.started');
     expect(s.events.at(-1)).to.include({ type: 'session.ended', reported: true, reported_numbers: 1 });
+    // Events carry "E.164 numbers when known"; the record keeps `from` and `to` "as given".
+    for (const e of s.events) expect(e, e.type as string).to.not.have.any.keys('from', 'to');
+    const stored = await api(server.url, 'GET', `/sessions/${s.events[0]!.session_id as string}`, {
+      key: server.key,
+    });
+    expect(stored.body.session).to.include({ from: 'anonymous', to: '2025550999' });
   });
 
   it('filter session.started carries no persona', async () => {

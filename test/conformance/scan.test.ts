@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import http from 'node:http';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api, checkIntel, checkVerdict, UUID, type Json } from './helpers.js';
 
@@ -209,6 +210,52 @@ describe('conformance: POST /scan', function () {
     expect(r.status).to.be.within(400, 499);
     expect(r.body.status).to.equal('error');
   });
+
+  it('the 25 MB body limit is 25 000 000 bytes: one byte more is 413 naming the limit, the limit itself is read', async () => {
+    // The filler keeps the body valid JSON of an exact size; `transcript: 5` makes it a quick 400 once read.
+    const sized = (n: number) => {
+      const head = '{"transcript":5,"pad":"';
+      return `${head}${'a'.repeat(n - head.length - 2)}"}`;
+    };
+    const over = await postSized(sized(25_000_001));
+    expect(over.status).to.equal(413);
+    expect(JSON.parse(over.text)).to.deep.equal({
+      status: 'error',
+      message: 'body: larger than the limit of 25000000 bytes',
+    });
+    const at = await postSized(sized(25_000_000));
+    expect(at.status).to.equal(400);
+    expect((JSON.parse(at.text) as Json).message).to.match(/^transcript:/);
+  });
+
+  /** Sends the headers, and the body only if no early answer (413 from Content-Length) came first. */
+  function postSized(body: string): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: new URL(server.url).port,
+          path: '/voice/scan',
+          method: 'POST',
+          headers: {
+            'x-auth': server.key,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          answered = true;
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      let answered = false;
+      req.on('error', (e) => (answered ? undefined : reject(e)));
+      req.flushHeaders();
+      setTimeout(() => (answered ? req.destroy() : req.end(body)), 300);
+    });
+  }
 
   it('503 when scan is off on the deployment', async () => {
     const off = await startTestServer({ VOICE_FEATURES: 'live_filter,honeypot' });

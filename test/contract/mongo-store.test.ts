@@ -27,7 +27,15 @@ describe('mongo adapter over the wire protocol (local stand-in server)', functio
   after(async function () {
     await fake.close();
   });
-  storeContract('mongodb stand-in', () =>
-    connectMongoStore(fake.url, { dbName: 'voice_contract', serverSelectionTimeoutMS: 2000 }),
+  storeContract(
+    'mongodb stand-in',
+    () => connectMongoStore(fake.url, { dbName: 'voice_contract', serverSelectionTimeoutMS: 2000 }),
+    // Late-bound: the stand-in starts in `before`.
+    {
+      get commands() {
+        return fake.commands;
+      },
+      inject: (command, fault) => fake.inject(command, fault),
+    },
   );
 });

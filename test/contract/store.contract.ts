@@ -2,12 +2,21 @@ import { expect } from 'chai';
 import type { Store } from '../../src/store/types.js';
 import { aComplaint, aKey, aNumber, aSession } from './records.js';
 
+/** A store server that can be made to fail one command at a time as a real server fails (the MongoDB stand-in). */
+export interface FaultingServer {
+  commands: string[];
+  inject(
+    command: string,
+    fault: 'stepdown' | 'write-concern' | 'drop-before' | 'drop-after' | 'cursor-not-found',
+  ): void;
+}
+
 /**
  * The behaviour every Store adapter must show. `makeStore` returns a fresh, open store; the suite closes it.
  * Records use random ids and numbers, so a shared database (MongoDB) does not need wiping between tests,
  * except for the feed, whose time window is chosen far from the other tests' timestamps.
  */
-export function storeContract(name: string, makeStore: () => Promise<Store>): void {
+export function storeContract(name: string, makeStore: () => Promise<Store>, server?: FaultingServer): void {
   describe(`${name}: store contract`, function () {
     let store: Store;
     beforeEach(async function () {
@@ -189,6 +198,71 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       });
     });
 
+    describe('session leases', function () {
+      // Leases in a window of their own, before every other test's, so a shared database's rows stay out of it.
+      const window = (): ((s: number) => string) => {
+        const year = 1900 + Math.floor(Math.random() * 90);
+        return (sec) => `${year}-06-01T00:00:${String(sec).padStart(2, '0')}.000Z`;
+      };
+      const mine = (list: Array<{ id: string }>, ids: string[]): string[] =>
+        list.map((s) => s.id).filter((id) => ids.includes(id));
+
+      it('lists open sessions whose lease ran out, oldest lease first, and no ended or unleased one', async function () {
+        const at = window();
+        const late = aSession('k', { lease_until: at(20) });
+        const early = aSession('k', { lease_until: at(10) });
+        const current = aSession('k', { lease_until: at(40) });
+        const ended = aSession('k', { lease_until: at(5), state: 'ended' });
+        const unleased = aSession('k');
+        for (const s of [late, early, current, ended, unleased]) await store.sessions.put(s);
+        const ids = [late, early, current, ended, unleased].map((s) => s.id);
+        expect(mine(await store.sessions.listExpired(at(30), 1000), ids)).to.deep.equal([early.id, late.id]);
+        const expired = (await store.sessions.listExpired(at(30), 1000)).find((s) => s.id === early.id);
+        expect(expired).to.deep.equal(early);
+      });
+
+      it('renews only the leases of sessions still open', async function () {
+        const at = window();
+        const open = aSession('k', { lease_until: at(10) });
+        const ended = aSession('k', { lease_until: at(10), state: 'ended' });
+        await store.sessions.put(open);
+        await store.sessions.put(ended);
+        await store.sessions.renewLeases([open.id, ended.id, 'no-such-session'], at(50));
+        expect((await store.sessions.get(open.id))?.lease_until).to.equal(at(50));
+        expect(await store.sessions.get(ended.id)).to.deep.equal(ended);
+        expect(mine(await store.sessions.listExpired(at(30), 1000), [open.id])).to.deep.equal([]);
+        await store.sessions.renewLeases([], at(59));
+      });
+
+      it('closes an expired session once; one renewed or ended meanwhile keeps what its node wrote', async function () {
+        const at = window();
+        const orphan = aSession('k', { lease_until: at(10) });
+        const renewed = aSession('k', { lease_until: at(10) });
+        const finished = aSession('k', { lease_until: at(10) });
+        for (const s of [orphan, renewed, finished]) await store.sessions.put(s);
+        const { lease_until: _l, ...kept } = orphan;
+        const closed = { ...kept, state: 'ended' as const, ended_at: at(30), summary: 'interrupted' };
+
+        expect(await store.sessions.closeExpired(closed, at(30))).to.equal(true);
+        expect(await store.sessions.get(orphan.id)).to.deep.equal(closed);
+        // A second sweeper, after the first: nothing left to close.
+        expect(await store.sessions.closeExpired({ ...closed, summary: 'again' }, at(31))).to.equal(false);
+        expect(await store.sessions.get(orphan.id)).to.deep.equal(closed);
+
+        await store.sessions.renewLeases([renewed.id], at(45));
+        expect(await store.sessions.closeExpired({ ...renewed, state: 'ended' }, at(30))).to.equal(false);
+        expect((await store.sessions.get(renewed.id))?.state).to.equal('open');
+
+        const final = { ...finished, state: 'ended' as const, lease_until: undefined, ended_at: at(20) };
+        await store.sessions.put(final);
+        expect(await store.sessions.closeExpired({ ...finished, state: 'ended' }, at(30))).to.equal(false);
+        expect((await store.sessions.get(finished.id))?.ended_at).to.equal(at(20));
+        expect(
+          mine(await store.sessions.listExpired(at(40), 1000), [orphan.id, renewed.id, finished.id]),
+        ).to.deep.equal([]);
+      });
+    });
+
     describe('complaints', function () {
       it('files one complaint per number per session', async function () {
         const number = aNumber();
@@ -273,6 +347,95 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
 
     it('answers ping', async function () {
       await store.ping();
+    });
+
+    if (server) faultCases(() => store, server);
+  });
+}
+
+/** What the adapter does with the server's failures, each injected as the real server answers it. */
+function faultCases(current: () => Store, server: FaultingServer): void {
+  describe('server faults', function () {
+    const count = (name: string) => server.commands.filter((c) => c === name).length;
+
+    it('a duplicate key is E11000 with the index pattern and values; a second complaint is not filed', async function () {
+      const store = current();
+      const k = aKey(1);
+      await store.keys.create(k);
+      const err = (await store.keys.create({ ...aKey(1), hash: k.hash }).catch((e: unknown) => e)) as Record<
+        string,
+        unknown
+      >;
+      expect(err).to.include({ code: 11000 });
+      expect(err.keyPattern).to.deep.equal({ hash: 1 });
+      expect(err.keyValue).to.deep.equal({ hash: k.hash });
+      const c = aComplaint(aNumber());
+      expect(await store.complaints.file(c)).to.equal(true);
+      expect(await store.complaints.file({ ...c, id: `${c.id}-again` })).to.equal(false);
+    });
+
+    it('a session write during a primary step-down (NotWritablePrimary, RetryableWriteError) lands once', async function () {
+      const store = current();
+      const s = aSession('k');
+      const before = count('update');
+      server.inject('update', 'stepdown');
+      await store.sessions.put(s);
+      expect(count('update') - before).to.equal(2); // refused, then retried once
+      expect(await store.sessions.get(s.id)).to.deep.equal(s);
+    });
+
+    it('a debit during a step-down is charged once', async function () {
+      const store = current();
+      const k = aKey(10);
+      await store.keys.create(k);
+      server.inject('findAndModify', 'stepdown');
+      expect(await store.keys.debit(k.id, 4)).to.equal(true);
+      expect(await store.keys.balance(k.id)).to.equal(6);
+    });
+
+    it('a debit whose reply is lost with the connection is retried and charged exactly once', async function () {
+      const store = current();
+      const k = aKey(10);
+      await store.keys.create(k);
+      const before = count('findAndModify');
+      server.inject('findAndModify', 'drop-after'); // the server ran it; the answer never came
+      expect(await store.keys.debit(k.id, 4)).to.equal(true);
+      expect(count('findAndModify') - before).to.equal(2);
+      expect(await store.keys.balance(k.id)).to.equal(6);
+    });
+
+    it('a write whose connection closes mid-command, before it ran, is retried and lands', async function () {
+      const store = current();
+      const s = aSession('k');
+      server.inject('update', 'drop-before');
+      await store.sessions.put(s);
+      expect(await store.sessions.get(s.id)).to.deep.equal(s);
+    });
+
+    it('a write-concern error fails the write although the primary applied it; writing it again succeeds', async function () {
+      const store = current();
+      const s = aSession('k');
+      server.inject('update', 'write-concern');
+      const err = (await store.sessions.put(s).catch((e: unknown) => e)) as Record<string, unknown> | undefined;
+      // Never taken as success: the journal keeps the record and replays it (the write is idempotent).
+      expect(err).to.include({ code: 64 });
+      expect(await store.sessions.get(s.id)).to.deep.equal(s);
+      await store.sessions.put({ ...s, state: 'ended' });
+      expect((await store.sessions.get(s.id))?.state).to.equal('ended');
+    });
+
+    it('a cursor the server lost between batches (CursorNotFound) is read again from the start', async function () {
+      const store = current();
+      const keyId = `key-${Math.random()}`;
+      const started = (i: number) =>
+        `2026-03-01T00:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`;
+      for (let i = 0; i < 150; i++) await store.sessions.put(aSession(keyId, { started_at: started(i) }));
+      const before = count('getMore');
+      server.inject('getMore', 'cursor-not-found');
+      const all = await store.sessions.listByKey(keyId, 200);
+      expect(count('getMore') - before).to.equal(2); // the lost one, then the re-read's
+      expect(all).to.have.length(150);
+      expect(all[0]!.started_at).to.equal(started(149));
     });
   });
 }

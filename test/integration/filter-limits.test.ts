@@ -126,6 +126,39 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
     }
   });
 
+  it('cuts the final analysis to what the drain leaves when the node shuts down, even one already running', async () => {
+    const slow = {
+      id: 'slow:model',
+      scoreLive: () => new Promise<never>(() => undefined),
+      analyze: () => new Promise<never>(() => undefined),
+    };
+    const own = await startLiveApp({ ...server.services, llm: slow }, { scheduler: clock.scheduler });
+    try {
+      const ending = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
+      const running = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
+      for (const run of [ending, running]) {
+        send(run, { type: 'start' });
+        for (const line of ESCALATING_SCAM_CALL) transcript(run, line);
+      }
+      send(ending, { type: 'stop' }); // its 20 s analysis is already under way when the drain starts
+      await settle(200);
+      // A 12 s drain: the analyses must give way by 12 s less the 7 s kept for the record and posts.
+      const drained = own.sockets.supervisor.drain(12_000);
+      await settle(200);
+      await clock.advanceTo(4_999);
+      for (const run of [ending, running]) expect(run.events.map((e) => e.type)).to.not.include('session.ended');
+      await clock.advanceTo(5_000);
+      for (const run of [ending, running]) {
+        const ended = await waitFor(run, 'session.ended');
+        expect((ended.verdict as Record<string, unknown>).source).to.equal('heuristic');
+        expect(run.events.find((e) => e.type === 'session.error')!.error).to.match(/node is shutting down/);
+      }
+      await drained;
+    } finally {
+      await own.close();
+    }
+  });
+
   it('gives speech-to-text a bounded time after the stop to flush, then ends without it', async () => {
     // A recogniser that takes audio and never answers nor completes (a stuck provider).
     const stuck: SpeechToText = {

@@ -176,7 +176,6 @@ describe('vendor-XML entry points', function () {
       [{}, 'forward'],
       [{ forward: '5557654321' }, 'forward'],
       [{ forward: '+1555&"<x>' }, 'forward'],
-      [{ forward: '+15557654321', webhook: 'http://hooks.example/x' }, 'webhook'],
       [{ forward: '+15557654321', webhook: 'not a url' }, 'webhook'],
       [{ forward: '+15557654321', tracks: 'outbound' }, 'tracks'],
       [{ forward: '+15557654321', report: 'yes' }, 'report'],
@@ -189,6 +188,14 @@ describe('vendor-XML entry points', function () {
       const body = JSON.parse(r.body) as { status: string; message: string };
       expect(body.status).to.equal('error');
       expect(body.message, JSON.stringify(q)).to.match(new RegExp(`^${field}:`));
+    }
+  });
+
+  it('ignores an HTTP webhook (the options table: "HTTP URLs are ignored") rather than refusing the call', async () => {
+    for (const path of ['/voice/filter/vendor-a-xml', '/voice/filter/vendor-b-xml', '/voice/honeypot/vendor-a-xml']) {
+      const r = await call(srv, path, { key: srv.key, forward: '+15557654321', webhook: 'http://hooks.example/x' });
+      expect(r.status, path).to.equal(200);
+      expect(r.body, path).to.not.include('hooks.example');
     }
   });
 

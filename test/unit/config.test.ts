@@ -30,7 +30,9 @@ describe('config', () => {
     expect(c.tts).to.equal('espeak');
     expect(c.sipPort).to.equal(5080);
     expect(c.sipEnabled).to.equal(true);
-    expect(c.drainSeconds).to.equal(30);
+    // A 30 s orchestrator grace (Kubernetes) holds the drain plus the socket close and the store close.
+    expect(c.drainSeconds).to.equal(20);
+    expect(c.sessionLeaseSeconds).to.be.at.most(60);
     expect(c.rateLimitPerMinute).to.equal(600);
     expect(c.trustProxy).to.equal(false);
     expect(c.logLevel).to.equal('info');

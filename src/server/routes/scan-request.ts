@@ -21,8 +21,8 @@ export interface ScanRequest {
   report: boolean;
 }
 
-/** The spec's body limit; the route enforces it on the raw body too. */
-export const SCAN_BODY_LIMIT = 25 * 1024 * 1024;
+/** The spec's body limit, "25 MB", read as SI megabytes (25 000 000 bytes); the route enforces it on the raw body too. */
+export const SCAN_BODY_LIMIT = 25_000_000;
 /** Scoring runs on the event loop: a bound on the text keeps one request from stalling live calls. */
 export const MAX_TRANSCRIPT_CHARS = 500_000;
 const ENCODINGS: readonly ScanEncoding[] = ['wav', 'pcm16', 'mulaw'];

@@ -48,6 +48,8 @@ function webhookParam(q: URLSearchParams): string | undefined {
   } catch {
     return bad('webhook', 'not a URL');
   }
+  // The spec's options table: HTTP URLs are ignored (as on the sockets), not refused.
+  if (u.protocol === 'http:') return undefined;
   if (u.protocol !== 'https:') bad('webhook', 'must be an HTTPS URL');
   return raw;
 }

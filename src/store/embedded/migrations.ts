@@ -42,9 +42,15 @@ export const MIGRATIONS: readonly string[] = [
     doc        TEXT NOT NULL
   );
   `,
+  // Key lifecycle: expiry, revocation, last use.
   `
   ALTER TABLE keys ADD COLUMN expires_at TEXT;
   ALTER TABLE keys ADD COLUMN revoked_at TEXT;
   ALTER TABLE keys ADD COLUMN last_used_at TEXT;
+  `,
+  // Leases: any node may close an open session whose node stopped renewing it.
+  `
+  ALTER TABLE sessions ADD COLUMN lease_until TEXT;
+  CREATE INDEX sessions_lease ON sessions (state, lease_until);
   `,
 ];

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Complaint, ComplaintsPort, NumberStatus } from '../types.js';
-import { isDuplicateKey, toDoc, type WithMongoId } from './docs.js';
+import { isDuplicateKey, readAll, toDoc, type WithMongoId } from './docs.js';
 
 type ComplaintDoc = WithMongoId<Complaint>;
 type Agg = { _id: string; complaints: number; first_seen: string; last_seen: string; subjects: string[] };
@@ -26,8 +26,8 @@ export async function mongoComplaints(db: Db): Promise<ComplaintsPort> {
   ]);
 
   async function aggregate(numbers: string[]): Promise<Agg[]> {
-    return col
-      .aggregate<Agg>([
+    return readAll(() =>
+      col.aggregate<Agg>([
         { $match: { number: { $in: numbers } } },
         { $sort: { filed_at: 1, subject: 1 } },
         {
@@ -39,8 +39,8 @@ export async function mongoComplaints(db: Db): Promise<ComplaintsPort> {
             subjects: { $push: '$subject' },
           },
         },
-      ])
-      .toArray();
+      ]),
+    );
   }
 
   return {
@@ -61,14 +61,14 @@ export async function mongoComplaints(db: Db): Promise<ComplaintsPort> {
       const n = Math.max(0, Math.floor(limit));
       if (n === 0) return [];
       // A number's last complaint is after `since` exactly when any of its complaints is.
-      const recent = await col
-        .aggregate<{ _id: string; last: string }>([
+      const recent = await readAll(() =>
+        col.aggregate<{ _id: string; last: string }>([
           { $match: { filed_at: { $gt: since } } },
           { $group: { _id: '$number', last: { $max: '$filed_at' } } },
           { $sort: { last: 1, _id: 1 } },
           { $limit: n },
-        ])
-        .toArray();
+        ]),
+      );
       const byNumber = new Map((await aggregate(recent.map((r) => r._id))).map((a) => [a._id, a]));
       return recent.flatMap((r) => {
         const a = byNumber.get(r._id);

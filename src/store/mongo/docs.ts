@@ -16,3 +16,23 @@ export const DUPLICATE_KEY = 11000;
 export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === DUPLICATE_KEY;
 }
+
+export const CURSOR_NOT_FOUND = 43;
+
+function codeOf(err: unknown): unknown {
+  return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+}
+
+/**
+ * Reads a whole query. A cursor the server dropped between batches (CursorNotFound: idle past the server's
+ * cursor timeout, or killed when its primary stepped down) cannot be resumed, and the driver does not retry a
+ * `getMore`: the query is read again from the start, once. Every read here is idempotent.
+ */
+export async function readAll<T>(query: () => { toArray(): Promise<T[]> }): Promise<T[]> {
+  try {
+    return await query().toArray();
+  } catch (err) {
+    if (codeOf(err) !== CURSOR_NOT_FOUND) throw err;
+    return query().toArray();
+  }
+}

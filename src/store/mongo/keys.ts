@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { KeyRecord, KeysPort } from '../types.js';
-import { fromDoc, toDoc, type WithMongoId } from './docs.js';
+import { fromDoc, readAll, toDoc, type WithMongoId } from './docs.js';
 
 type KeyDoc = WithMongoId<KeyRecord>;
 
@@ -23,7 +23,7 @@ export async function mongoKeys(db: Db): Promise<KeysPort> {
       return doc ? fromDoc<KeyRecord>(doc) : null;
     },
     async list() {
-      return (await col.find().sort({ created_at: 1, _id: 1 }).toArray()).map((d) => fromDoc<KeyRecord>(d));
+      return (await readAll(() => col.find().sort({ created_at: 1, _id: 1 }))).map((d) => fromDoc<KeyRecord>(d));
     },
     async credit(keyId, credits) {
       if (!Number.isFinite(credits)) throw new RangeError(`credits must be finite, got ${credits}`);

@@ -84,7 +84,8 @@ describe('honeypot conversation', () => {
   it('greets at once in the client encoding, 20 ms frames paced in real time, then a mark', async () => {
     const h = harness();
     await h.clock.advance(100);
-    expect(h.lines.map((l) => [l.speaker, l.text])).to.deep.equal([[h.persona.name, h.persona.greeting]]);
+    // The line joins the transcript once it has been heard whole, not when its audio is ready.
+    expect(h.lines).to.deep.equal([]);
     const sentBy100 = audioFrames(h.out).length;
     // 3 lead frames, then one per 20 ms: about 8 by 100 ms, not the whole greeting at once.
     expect(sentBy100).to.be.within(6, 9);
@@ -92,6 +93,7 @@ describe('honeypot conversation', () => {
     await h.clock.advance(5000);
     const mark = h.out.findIndex((f) => f.kind === 'mark');
     expect(mark).to.be.greaterThan(0);
+    expect(h.lines.map((l) => [l.speaker, l.text])).to.deep.equal([[h.persona.name, h.persona.greeting]]);
     // 11 words × 50 ms = 550 ms of speech → 28 frames (the last one short)
     expect(audioFrames(h.out).length).to.equal(Math.ceil((h.persona.greeting!.split(/\s+/).length * 0.05) / 0.02));
     h.sub.unsubscribe();
@@ -100,15 +102,20 @@ describe('honeypot conversation', () => {
   it('answers each caller turn: at once on end_of_turn, after a pause otherwise', async () => {
     const h = harness();
     await h.clock.advance(2000);
+    const greetingFrames = audioFrames(h.out).length;
     h.callerSays('Hello, this is John from Microsoft technical support. Your computer has a virus.');
     await h.clock.advance(20);
+    expect(audioFrames(h.out).length, 'the reply starts at once').to.be.above(greetingFrames);
+    await h.clock.advance(3000);
     expect(h.lines).to.have.length(2);
     expect(h.lines[1]!.role).to.equal('persona');
-    await h.clock.advance(3000);
+    const replyFrames = audioFrames(h.out).length;
     h.callerSays('You need to download AnyDesk right now.', false);
     await h.clock.advance(1000);
-    expect(h.lines).to.have.length(2);
+    expect(audioFrames(h.out).length, 'no reply before the pause').to.equal(replyFrames);
     await h.clock.advance(400);
+    expect(audioFrames(h.out).length).to.be.above(replyFrames);
+    await h.clock.advance(5000);
     expect(h.lines).to.have.length(3);
     expect(h.lines[2]!.text).to.not.equal(h.lines[1]!.text);
     h.sub.unsubscribe();
@@ -124,6 +131,40 @@ describe('honeypot conversation', () => {
     expect(audioFrames(h.out).length).to.equal(before);
     expect(h.out.some((f) => f.kind === 'mark')).to.equal(false);
     h.sub.unsubscribe();
+  });
+
+  it('keeps in the transcript only what was played of a line cut off by barge-in, and nothing of lines never played', async () => {
+    const h = harness();
+    await h.clock.advance(2000); // the greeting, whole
+    h.callerSays('Hello, this is John from Microsoft technical support. Your computer has a virus.');
+    h.callerSays('Hello? Are you there?'); // a second reply queued behind the first
+    await h.clock.advance(200);
+    h.frames$.next({ kind: 'text', track: 'inbound', text: 'stop talking', final: false, endOfTurn: false });
+    await h.clock.advance(20);
+    expect(h.out.filter((f) => f.kind === 'clear')).to.have.length(1);
+    expect(h.lines).to.have.length(2);
+    const cut = h.lines[1]!;
+    expect(cut.role).to.equal('persona');
+    expect(cut.text).to.match(/…$/);
+    const said = cut.text.slice(0, -1);
+    // A prefix of a reply, whole words only, far shorter than the line after 200 ms of 50 ms words.
+    expect(said.split(' ').length).to.be.within(1, 6);
+    await h.clock.advance(10_000);
+    expect(
+      h.lines.slice(2).every((l) => !l.text.startsWith(said)),
+      'the cut line is not added again',
+    ).to.equal(true);
+    h.sub.unsubscribe();
+  });
+
+  it('ends the transcript with what was played when the call ends mid-line', async () => {
+    const h = harness();
+    await h.clock.advance(200);
+    h.frames$.complete();
+    expect(h.lines).to.have.length(1);
+    expect(h.persona.greeting!.startsWith(h.lines[0]!.text.slice(0, -1))).to.equal(true);
+    expect(h.lines[0]!.text.length).to.be.below(h.persona.greeting!.length);
+    expect(h.isCompleted()).to.equal(true);
   });
 
   it('a loud caller (audio) also interrupts; quiet audio does not', async () => {

@@ -58,12 +58,18 @@ describe('transport/raw: start message', () => {
     for (const e of ['alaw', 'PCM16', 'opus', 3]) expect(reason(start({ encoding: e }))).to.match(/^encoding/);
   });
 
-  it('treats from/to that are not E.164 with a leading + as unknown, without refusing the start', () => {
-    for (const bad of [{ from: '5551234567' }, { from: 15551234567 }, { from: 'anonymous' }, { to: '+0123456789' }]) {
-      const d = start(bad);
-      expect(d.type, JSON.stringify(bad)).to.equal('start');
-      expect(d.type === 'start' && ('from' in d.info || 'to' in d.info)).to.equal(false);
+  it('keeps from/to that are not E.164 as given, without refusing the start (filing checks E.164)', () => {
+    for (const given of [{ from: '5551234567' }, { from: 'anonymous' }, { to: '+0123456789' }]) {
+      const d = start(given);
+      expect(d.type, JSON.stringify(given)).to.equal('start');
+      expect(d.type === 'start' && { ...d.info }).to.include(given);
     }
+  });
+
+  it('treats a from/to that is not a string as unknown, and refuses one longer than 256 characters', () => {
+    const d = start({ from: 15551234567 });
+    expect(d.type === 'start' && 'from' in d.info).to.equal(false);
+    expect(reason(start({ from: 'x'.repeat(257) }))).to.match(/^from/);
   });
 
   it('treats an empty or null from as unknown', () => {
@@ -120,6 +126,10 @@ describe('transport/raw: messages during a session', () => {
       { type: 'transcript', text: '' },
       { type: 'transcript', text: '   ' },
       { type: 'transcript', text: 'x', track: 'both' },
+      // `final` only as a JSON boolean: a string or number would be guessed at.
+      { type: 'transcript', text: 'x', final: 'false' },
+      { type: 'transcript', text: 'x', final: 'true' },
+      { type: 'transcript', text: 'x', final: 0 },
     ]) {
       expect(text(m), JSON.stringify(m)).to.deep.equal({ type: 'ignore' });
     }

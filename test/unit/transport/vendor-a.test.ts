@@ -143,9 +143,9 @@ describe('transport/vendor-a: bad input', () => {
     expect(s.decodeBinary(new Uint8Array([1, 2]))).to.deep.equal({ type: 'ignore' });
   });
 
-  it('drops a caller number that is not E.164 instead of refusing the call', () => {
+  it('keeps a caller that is not E.164 as given instead of refusing the call', () => {
     const d = start({ customParameters: { from: 'anonymous', to: '+15557654321' } });
-    expect(d.type === 'start' && d.info.from).to.equal(undefined);
+    expect(d.type === 'start' && d.info.from).to.equal('anonymous');
     expect(d.type === 'start' && d.info.to).to.equal('+15557654321');
   });
 

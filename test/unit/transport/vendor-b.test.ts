@@ -126,12 +126,12 @@ describe('transport/vendor-b: codecs and bad input', () => {
     expect(JSON.parse(out!.data as string).media.payload).to.equal(Buffer.from([1, 2, 3, 4]).toString('base64'));
   });
 
-  it('falls back to custom parameters for numbers the vendor left out, and ignores SIP URIs', () => {
+  it('prefers an E.164 number from custom parameters over a SIP URI, else keeps the URI as given', () => {
     const { d } = startWith({ from: 'sip:anon@example.com', custom_parameters: { from: '+15550001111', key: 'k' } });
     expect(d.type === 'start' && d.info.from).to.equal('+15550001111');
     expect(d.type === 'start' && d.info.params).to.deep.equal({ key: 'k' });
     const w = startWith({ from: 'sip:anon@example.com' }).d;
-    expect(w.type === 'start' && w.info.from).to.equal(undefined);
+    expect(w.type === 'start' && w.info.from).to.equal('sip:anon@example.com');
   });
 
   it('defaults to PCMU at 8 kHz when the start event has no media format', () => {
