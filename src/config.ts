@@ -24,6 +24,10 @@ export interface Config {
   openaiModel: string;
   openaiApiKey?: string;
   whisperUrl?: string;
+  /** Model name sent to the transcription server (VOICE_WHISPER_MODEL). */
+  whisperModel: string;
+  /** Bearer token for the transcription server (VOICE_WHISPER_API_KEY); never logged. */
+  whisperApiKey?: string;
   pollyVoice?: string;
   sipHost: string;
   sipPort: number;
@@ -112,6 +116,15 @@ function url(env: Env, name: string, schemes: readonly string[]): string | undef
   return raw.replace(/\/+$/, '');
 }
 
+/** A value sent as-is in a header or form field: printable ASCII, no spaces; the value is never echoed. */
+function token(env: Env, name: string, max: number): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  if (raw.length > max || !/^[\x21-\x7e]+$/.test(raw))
+    throw new ConfigError(name, `expected up to ${max} printable characters without spaces`);
+  return raw;
+}
+
 function features(env: Env): Set<Feature> {
   const raw = str(env, 'VOICE_FEATURES');
   if (raw === undefined) return new Set(FEATURES);
@@ -192,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
     openaiModel: str(env, 'VOICE_OPENAI_MODEL') ?? 'default',
     openaiApiKey: str(env, 'VOICE_OPENAI_API_KEY'),
     whisperUrl: url(env, 'VOICE_WHISPER_URL', ['http', 'https']),
+    whisperModel: token(env, 'VOICE_WHISPER_MODEL', 200) ?? 'whisper-1',
+    whisperApiKey: token(env, 'VOICE_WHISPER_API_KEY', 500),
     pollyVoice: str(env, 'VOICE_POLLY_VOICE'),
     sipHost: str(env, 'VOICE_SIP_HOST') ?? '0.0.0.0',
     sipPort,
