@@ -28,6 +28,10 @@ export interface Config {
   whisperModel: string;
   /** Bearer token for the transcription server (VOICE_WHISPER_API_KEY); never logged. */
   whisperApiKey?: string;
+  /** Calls the embedded recogniser transcribes at once (VOICE_STT_MAX_CALLS). */
+  sttMaxCalls: number;
+  /** The embedded recogniser's search: `accurate` (its defaults) or `fast` (VOICE_SPHINX_SEARCH). */
+  sphinxSearch: 'accurate' | 'fast';
   pollyVoice?: string;
   sipHost: string;
   sipPort: number;
@@ -207,6 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
     whisperUrl: url(env, 'VOICE_WHISPER_URL', ['http', 'https']),
     whisperModel: token(env, 'VOICE_WHISPER_MODEL', 200) ?? 'whisper-1',
     whisperApiKey: token(env, 'VOICE_WHISPER_API_KEY', 500),
+    sttMaxCalls: int(env, 'VOICE_STT_MAX_CALLS', 3 * os.availableParallelism(), 1, 10_000),
+    sphinxSearch: oneOf(env, 'VOICE_SPHINX_SEARCH', ['accurate', 'fast'] as const, 'accurate'),
     pollyVoice: str(env, 'VOICE_POLLY_VOICE'),
     sipHost: str(env, 'VOICE_SIP_HOST') ?? '0.0.0.0',
     sipPort,

@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { createAwsTranscribe, type AwsTranscribeOptions } from './aws.js';
 import { createReplay } from './replay.js';
-import { createSphinx, detectSphinx } from './sphinx.js';
+import { createSphinx, detectSphinx, SPEED_ARGS } from './sphinx.js';
 import type { SpeechToText } from './types.js';
 import { createWhisper } from './whisper.js';
 
@@ -60,8 +60,14 @@ export async function createSpeechToText(
         );
         return null;
       }
-      const stt = createSphinx(install, log);
-      log.info({ stt: stt.id, binary: install.binary }, 'speech-to-text: PocketSphinx (embedded)');
+      const stt = createSphinx(install, log, {
+        maxCalls: config.sttMaxCalls,
+        ...(config.sphinxSearch === 'fast' ? { searchArgs: SPEED_ARGS } : {}),
+      });
+      log.info(
+        { stt: stt.id, binary: install.batchBinary, max_calls: config.sttMaxCalls, search: config.sphinxSearch },
+        'speech-to-text: PocketSphinx (embedded)',
+      );
       return stt;
     }
   }
