@@ -89,12 +89,12 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
   });
 
   it('decodes on warm processes shared across tracks, never more than its decoders, ended by close', async () => {
-    // A uniquely named link to the model marks this test's recognisers among all processes.
+    // A uniquely named link to the model marks this test's decoders (not the shells around them) among all processes.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sphinx-test-'));
     const hmm = path.join(dir, 'model');
     symlinkSync(install!.hmm, hmm);
     const count = (): number =>
-      spawnSync('pgrep', ['-f', `pocketsphinx_batch.*${hmm}`], { encoding: 'utf8' })
+      spawnSync('pgrep', ['-f', `^${install!.batchBinary} .*${hmm}`], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter(Boolean).length;
     const stt = createSphinx({ ...install!, hmm }, log, { decoders: 2 });

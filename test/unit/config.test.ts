@@ -117,6 +117,18 @@ describe('config', () => {
       }
     });
 
+    it('embedded recogniser: calls at once and search', () => {
+      expect(loadConfig({})).to.include({ sphinxSearch: 'accurate' });
+      expect(loadConfig({}).sttMaxCalls).to.be.greaterThan(0);
+      expect(loadConfig({ VOICE_STT_MAX_CALLS: '6', VOICE_SPHINX_SEARCH: 'fast' })).to.include({
+        sttMaxCalls: 6,
+        sphinxSearch: 'fast',
+      });
+      failsOn({ VOICE_STT_MAX_CALLS: '0' }, 'VOICE_STT_MAX_CALLS');
+      failsOn({ VOICE_STT_MAX_CALLS: 'six' }, 'VOICE_STT_MAX_CALLS');
+      failsOn({ VOICE_SPHINX_SEARCH: 'turbo' }, 'VOICE_SPHINX_SEARCH', /accurate, fast/);
+    });
+
     it('bootstrap keys, without echoing them', () => {
       for (const bad of ['short:1', 'abcdefgh', 'abcdefgh:x', 'bad key!:1']) {
         failsOn({ VOICE_BOOTSTRAP_KEYS: bad }, 'VOICE_BOOTSTRAP_KEYS');
