@@ -213,8 +213,10 @@ export class SphinxPool {
     ];
     // The decoder opens its control and output files by name, and a socket (what Node gives a child as
     // stdin and stdout) cannot be opened by name: a `cat` on each side turns it into a real pipe. Own
-    // process group, so teardown ends all three.
-    const child = spawn('/bin/sh', ['-c', 'cat | "$0" "$@" | cat', this.opts.binary, ...args], {
+    // process group, so teardown ends them all; and when the decoder exits on its own, it takes the group
+    // with it, or the shell would live on (holding the output open) until the next utterance is written.
+    const script = 'cat | { "$0" "$@"; kill 0; } | cat';
+    const child = spawn('/bin/sh', ['-c', script, this.opts.binary, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -229,9 +231,6 @@ export class SphinxPool {
       d.stdoutRest = lines.pop() ?? '';
       for (const line of lines) this.answered(d, line);
     });
-    // The decoder's output ending means it exited, though the `cat` in front of it lives on until its next
-    // write: end the group, so the exit (and why) is reported now.
-    child.stdout.on('end', () => this.kill(d));
     const gone = (why: string): void => {
       const at = this.decoders.indexOf(d);
       if (at < 0) return;
