@@ -6,6 +6,8 @@ export interface TranscribeOptions {
   language?: string;
   /** Rate of the audio before resampling. */
   sourceRate?: number;
+  /** Who waits for the text (a running call, the default, or a scan). */
+  priority?: SttOptions['priority'];
 }
 
 /**
@@ -17,6 +19,7 @@ export function transcribe(stt: SpeechToText, opts: TranscribeOptions = {}): Ope
   const sttOpts: SttOptions = { sampleRate: stt.sampleRate };
   if (opts.language) sttOpts.language = opts.language;
   if (opts.sourceRate) sttOpts.sourceRate = opts.sourceRate;
+  if (opts.priority) sttOpts.priority = opts.priority;
   const written = map((r: SttResult): SttResult =>
     r.final ? { ...r, text: spokenNumbersToDigits(r.text, opts.language) } : r,
   );

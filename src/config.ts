@@ -28,6 +28,14 @@ export interface Config {
   whisperUrl?: string;
   /** The embedded model's file for VOICE_LLM=local (VOICE_MODEL_FILE); absent: models/scamlr-v1.json. */
   modelFile?: string;
+  /** Model name sent to the transcription server (VOICE_WHISPER_MODEL). */
+  whisperModel: string;
+  /** Bearer token for the transcription server (VOICE_WHISPER_API_KEY); never logged. */
+  whisperApiKey?: string;
+  /** Calls the embedded recogniser transcribes at once (VOICE_STT_MAX_CALLS). */
+  sttMaxCalls: number;
+  /** The embedded recogniser's search: `accurate` (its defaults) or `fast` (VOICE_SPHINX_SEARCH). */
+  sphinxSearch: 'accurate' | 'fast';
   pollyVoice?: string;
   sipHost: string;
   sipPort: number;
@@ -131,6 +139,15 @@ function url(env: Env, name: string, schemes: readonly string[]): string | undef
     throw new ConfigError(name, `scheme must be ${schemes.join(' or ')}`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+/** A value sent as-is in a header or form field: printable ASCII, no spaces; the value is never echoed. */
+function token(env: Env, name: string, max: number): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  if (raw.length > max || !/^[\x21-\x7e]+$/.test(raw))
+    throw new ConfigError(name, `expected up to ${max} printable characters without spaces`);
+  return raw;
 }
 
 function features(env: Env): Set<Feature> {
@@ -267,6 +284,10 @@ export function loadConfig(env: Env = process.env): Config {
     openaiApiKey: str(env, 'VOICE_OPENAI_API_KEY'),
     whisperUrl: url(env, 'VOICE_WHISPER_URL', ['http', 'https']),
     modelFile: str(env, 'VOICE_MODEL_FILE') && path.resolve(str(env, 'VOICE_MODEL_FILE')!),
+    whisperModel: token(env, 'VOICE_WHISPER_MODEL', 200) ?? 'whisper-1',
+    whisperApiKey: token(env, 'VOICE_WHISPER_API_KEY', 500),
+    sttMaxCalls: int(env, 'VOICE_STT_MAX_CALLS', 3 * os.availableParallelism(), 1, 10_000),
+    sphinxSearch: oneOf(env, 'VOICE_SPHINX_SEARCH', ['accurate', 'fast'] as const, 'accurate'),
     pollyVoice: str(env, 'VOICE_POLLY_VOICE'),
     sipHost: str(env, 'VOICE_SIP_HOST') ?? '0.0.0.0',
     sipPort,

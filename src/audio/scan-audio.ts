@@ -2,15 +2,19 @@
  * Audio for POST /scan: whatever the client uploaded → mono PCM → the recogniser → caller utterances.
  * WAV and raw PCM/mu-law are read here; other containers (MP3, OGG, M4A …) are recognised by their
  * magic bytes and decoded by ffmpeg. Bad audio is the client's error (400 naming the field); a
- * recogniser that is missing or fails is ours (502).
+ * recogniser that is missing or fails is ours (502), and so is a recording longer than this node's own
+ * recogniser can transcribe before the time-out: answered at once, naming the limit. Utterances are
+ * decoded in parallel, one per decoder the recogniser has.
  */
-import { from, lastValueFrom, filter, map, toArray, type Observable } from 'rxjs';
+import { from, lastValueFrom, filter, map, mergeMap, of, toArray, type Observable } from 'rxjs';
 import type { Utterance } from '../domain/frames.js';
 import { HttpError } from '../server/types.js';
 import type { Services } from '../services.js';
 import { resample } from '../../operators/resample.js';
 import { segment } from '../../operators/segment.js';
-import { transcribe } from '../../operators/transcribe.js';
+import { transcribe, type TranscribeOptions } from '../../operators/transcribe.js';
+import type { SpeechToText, SttResult } from '../providers/stt/types.js';
+import { scanBudget } from './scan-budget.js';
 import { sniffContainer } from './container.js';
 import { decodeWithFfmpeg, FfmpegError } from './ffmpeg.js';
 import { MULAW_TO_PCM, decodeG711 } from './g711.js';
@@ -42,25 +46,42 @@ export async function probeDuration(input: Omit<ScanAudioInput, 'language'>, sig
   return (await load(input, signal)).seconds;
 }
 
+export interface ScanDeadline {
+  /** When the transcription must be done (epoch ms). */
+  at: number;
+  /** The request's time-out, named in the answer. */
+  timeoutSeconds: number;
+}
+
 export async function transcribeScanAudio(
   services: Pick<Services, 'stt'> & { config?: Pick<Services['config'], 'tuning'> },
   input: ScanAudioInput,
   signal?: AbortSignal,
+  deadline?: ScanDeadline,
 ): Promise<{ utterances: Utterance[]; seconds: number }> {
   const audio = await load(input, signal);
   if (signal?.aborted) throw signal.reason;
   const stt = services.stt;
   if (!stt) throw new HttpError(502, 'transcription failed: this deployment has no speech-to-text');
-  const opts = input.language
-    ? { language: input.language, sourceRate: audio.sourceRate }
-    : { sourceRate: audio.sourceRate };
-  let pcm$: Observable<Int16Array> = from(chunks(audio.samples, Math.round(audio.sampleRate / 10))).pipe(
+  const opts = {
+    ...(input.language ? { language: input.language } : {}),
+    sourceRate: audio.sourceRate,
+    priority: 'scan' as const,
+  };
+  const pcm$ = from(chunks(audio.samples, Math.round(audio.sampleRate / 10))).pipe(
     resample(audio.sampleRate, stt.sampleRate),
   );
-  if (stt.wantsSegments)
-    pcm$ = pcm$.pipe(segment({ ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate }));
-  const texts$ = pcm$.pipe(
-    transcribe(stt, opts),
+  let results$: Observable<SttResult>;
+  if (stt.wantsSegments) {
+    // Cut first (the VAD is cheap), so the node knows how much speech there is before decoding any.
+    const segmenter = { ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate };
+    const utterances = await lastValueFrom(pcm$.pipe(segment(segmenter), toArray()));
+    if (stt.local && deadline) refuseIfTooLong(stt.local, audio, utterances, stt.sampleRate, deadline);
+    results$ = inParallel(utterances, stt, opts, stt.local?.parallel ?? 1);
+  } else {
+    results$ = pcm$.pipe(transcribe(stt, opts));
+  }
+  const texts$ = results$.pipe(
     filter((r) => r.final && r.text.trim() !== ''),
     map((r) => r.text.trim()),
     toArray(),
@@ -75,6 +96,52 @@ export async function transcribeScanAudio(
   const at = Date.now();
   const utterances = texts.map((text): Utterance => ({ role: 'caller', speaker: 'caller', text, at }));
   return { utterances, seconds: audio.seconds };
+}
+
+/** Utterances decoded `parallel` at a time (one per decoder), results in the order spoken. */
+function inParallel(
+  utterances: Int16Array[],
+  stt: SpeechToText,
+  opts: TranscribeOptions & { priority: 'scan' },
+  parallel: number,
+): Observable<SttResult> {
+  return from(utterances.map((u, i) => [u, i] as const)).pipe(
+    mergeMap(
+      ([u, i]) =>
+        of(u).pipe(
+          transcribe(stt, opts),
+          toArray(),
+          map((results) => ({ i, results })),
+        ),
+      parallel,
+    ),
+    toArray(),
+    mergeMap((done) => done.sort((a, b) => a.i - b.i).flatMap((d) => d.results)),
+  );
+}
+
+function refuseIfTooLong(
+  local: NonNullable<SpeechToText['local']>,
+  audio: LoadedAudio,
+  utterances: Int16Array[],
+  rate: number,
+  deadline: ScanDeadline,
+): void {
+  const speechSeconds = utterances.reduce((n, u) => n + u.length, 0) / rate;
+  const budget = scanBudget({
+    recordingSeconds: audio.seconds,
+    speechSeconds,
+    budgetSeconds: (deadline.at - Date.now()) / 1000,
+    estimate: (speech) => local.estimateSeconds(speech, audio.sourceRate),
+  });
+  if (budget.fits) return;
+  const minutes = (s: number): string => (s / 60).toFixed(1);
+  throw new HttpError(
+    502,
+    `transcription failed: this node can transcribe about ${minutes(budget.maxRecordingSeconds)} minutes of ` +
+      `such a recording within the ${deadline.timeoutSeconds} s scan time-out now; this one is ` +
+      `${minutes(audio.seconds)} minutes (${minutes(speechSeconds)} of speech). Send it in shorter parts.`,
+  );
 }
 
 function load(input: Omit<ScanAudioInput, 'language'>, signal?: AbortSignal): Promise<LoadedAudio> {

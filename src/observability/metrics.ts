@@ -132,6 +132,27 @@ export const metrics = {
     labelNames: ['status', 'entry'] as const,
     registers: [registry],
   }),
+  sttCalls: new Gauge({
+    name: 'voice_stt_calls',
+    help: "Calls the node's own recogniser is transcribing now (holding a slot)",
+    registers: [registry],
+  }),
+  sttCallLimit: new Gauge({
+    name: 'voice_stt_call_limit',
+    help: "Calls the node's own recogniser transcribes at once (VOICE_STT_MAX_CALLS)",
+    registers: [registry],
+  }),
+  sttRefused: new Counter({
+    name: 'voice_stt_refused_total',
+    help: "Calls (live) or recordings (scan) the node's recogniser could not take",
+    labelNames: ['entry'] as const,
+    registers: [registry],
+  }),
+  sttDecodersBusy: new Gauge({
+    name: 'voice_stt_decoders_busy',
+    help: 'Recogniser processes decoding an utterance now',
+    registers: [registry],
+  }),
   httpRequests: new Counter({
     name: 'voice_http_requests_total',
     help: 'HTTP requests by route and status',

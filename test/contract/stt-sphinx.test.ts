@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { from, lastValueFrom, toArray, filter, map, Subject } from 'rxjs';
+import { from, lastValueFrom, toArray, filter, map } from 'rxjs';
 import { transcribeAudio } from '../../pipelines/live/speech.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -63,7 +63,7 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
 
   it('is what `auto` selects when installed, named sphinx:en-us, taking the continuous stream at 16 kHz', async () => {
     const stt = await createSpeechToText(loadConfig({ VOICE_STT: 'auto' }), log);
-    expect(stt).to.include({ id: 'sphinx:en-us', sampleRate: 16000, wantsSegments: false });
+    expect(stt).to.include({ id: 'sphinx:en-us', sampleRate: 16000, wantsSegments: true });
     expect(await createSpeechToText(loadConfig({ VOICE_STT: 'none' }), log)).to.equal(null);
     expect(await createSpeechToText(loadConfig({ VOICE_STT: 'whisper' }), log)).to.equal(null); // no URL
     expect(
@@ -88,42 +88,35 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     expect(text).to.match(/today about your credit card/);
   });
 
-  it('ends the recogniser process when the subscriber goes away mid-call', async () => {
-    // A uniquely named link to the model marks this test's recogniser among all processes.
+  it('decodes on warm processes shared across tracks, never more than its decoders, ended by close', async () => {
+    // A uniquely named link to the model marks this test's decoders (not the shells around them) among all processes.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sphinx-test-'));
     const hmm = path.join(dir, 'model');
     symlinkSync(install!.hmm, hmm);
-    const running = (): boolean => spawnSync('pgrep', ['-f', hmm]).status === 0;
-    const audio$ = new Subject<Int16Array>();
-    const sub = createSphinx({ ...install!, hmm }, log)
-      .transcribe(audio$, { sampleRate: 16000 })
-      .subscribe();
-    audio$.next(new Int16Array(3200));
-    await waitUntil(running);
-    sub.unsubscribe();
-    await waitUntil(() => !running());
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('refuses a track beyond the process cap with a ProviderError, and frees the slot when a track ends', async () => {
-    const stt = createSphinx(install!, log, { maxProcesses: 1 });
-    const first = stt.transcribe(new Subject<Int16Array>(), { sampleRate: 16000 }).subscribe({ error: () => {} });
-    try {
-      await lastValueFrom(stt.transcribe(from([new Int16Array(160)]), { sampleRate: 16000 }));
-      expect.fail('should fail');
-    } catch (e) {
-      expect(e).to.be.instanceOf(ProviderError);
-      expect((e as Error).message).to.match(/busy/);
+    const count = (): number =>
+      spawnSync('pgrep', ['-f', `^${install!.batchBinary} .*${hmm}`], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean).length;
+    const stt = createSphinx({ ...install!, hmm }, log, { decoders: 2 });
+    const speech = synthesise('Please call the bank today about your credit card.');
+    const utterance = resampleAll(speech.samples, speech.sampleRate, 16000);
+    // Five tracks at once, two utterances each: ten decodes queue on two processes.
+    const tracks = Array.from({ length: 5 }, () =>
+      lastValueFrom(stt.transcribe(from([utterance, utterance]), { sampleRate: 16000 }).pipe(toArray())),
+    );
+    let most = 0;
+    const watching = setInterval(() => (most = Math.max(most, count())), 100);
+    const results = await Promise.all(tracks);
+    clearInterval(watching);
+    for (const r of results) {
+      expect(r).to.have.length(2);
+      expect(r[0]!.text).to.match(/credit card/);
     }
-    first.unsubscribe();
-    await waitUntil(() => {
-      let refused = false;
-      stt
-        .transcribe(from([] as Int16Array[]), { sampleRate: 16000 })
-        .subscribe({ error: () => (refused = true) })
-        .unsubscribe();
-      return !refused;
-    });
+    expect(most).to.be.within(1, 2);
+    expect(count()).to.be.within(1, 2); // still warm for the next call
+    await stt.close!();
+    await waitUntil(() => count() === 0);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reports a broken install as a ProviderError', async () => {

@@ -7,6 +7,18 @@ import type { AudioFrame } from '../../src/domain/frames.js';
 import { encodeMulaw } from '../../src/audio/g711-encode.js';
 import { chunked, concat, silence, tone } from '../fixtures/audio/signals.js';
 import { startWhisperServer, type WhisperServer } from '../fixtures/stt-servers/whisper.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { createSpeechToText } from '../../src/providers/stt/index.js';
+
+async function refusal(stt: { transcribe: ReturnType<typeof createWhisper>['transcribe'] }): Promise<Error> {
+  try {
+    await lastValueFrom(stt.transcribe(from([tone(440, 16000, 0.5)]), { sampleRate: 16000 }));
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('the server took the request');
+}
 
 describe('OpenAI-style transcription provider (local /v1/audio/transcriptions server)', () => {
   let server: WhisperServer;
@@ -92,5 +104,51 @@ describe('OpenAI-style transcription provider (local /v1/audio/transcriptions se
       expect((e as Error).message).to.match(/unreachable/);
     }
     server = await startWhisperServer();
+  });
+
+  describe('configured from the environment (VOICE_WHISPER_MODEL, VOICE_WHISPER_API_KEY)', () => {
+    let guarded: WhisperServer;
+    beforeEach(async () => {
+      guarded = await startWhisperServer({ apiKey: 'sk-live-123', models: ['Systran/faster-whisper-small'] });
+    });
+    afterEach(async () => guarded.close());
+    const env = (extra: Record<string, string>): Record<string, string> => ({
+      VOICE_STT: 'whisper',
+      VOICE_WHISPER_URL: guarded.url,
+      ...extra,
+    });
+
+    it('sends the configured model and key, and is named after the model', async () => {
+      const stt = await createSpeechToText(
+        loadConfig(env({ VOICE_WHISPER_MODEL: 'Systran/faster-whisper-small', VOICE_WHISPER_API_KEY: 'sk-live-123' })),
+        createLogger('silent'),
+      );
+      expect(stt?.id).to.equal('whisper:Systran/faster-whisper-small');
+      const results = await lastValueFrom(
+        stt!.transcribe(from([tone(1000, 16000, 0.7)]), { sampleRate: 16000 }).pipe(toArray()),
+      );
+      expect(results).to.deep.equal([{ text: 'heard 0.7 seconds of 1000 hertz', final: true }]);
+      expect(guarded.requests[0]).to.include({ authorization: 'Bearer sk-live-123' });
+      expect(guarded.requests[0]!.fields.model).to.equal('Systran/faster-whisper-small');
+    });
+
+    it('surfaces a wrong key (401) and an unknown model (404) as provider errors, not retried', async () => {
+      const log = createLogger('silent');
+      const wrongKey = await createSpeechToText(
+        loadConfig(env({ VOICE_WHISPER_MODEL: 'Systran/faster-whisper-small', VOICE_WHISPER_API_KEY: 'sk-old' })),
+        log,
+      );
+      const e1 = await refusal(wrongKey!);
+      expect(e1).to.be.instanceOf(ProviderError);
+      expect(e1.message).to.match(/HTTP 401.*invalid_api_key/);
+      const noKey = await createSpeechToText(
+        loadConfig(env({ VOICE_WHISPER_MODEL: 'Systran/faster-whisper-small' })),
+        log,
+      );
+      expect((await refusal(noKey!)).message).to.match(/HTTP 401/);
+      const defaultModel = await createSpeechToText(loadConfig(env({ VOICE_WHISPER_API_KEY: 'sk-live-123' })), log);
+      expect((await refusal(defaultModel!)).message).to.match(/HTTP 404.*model_not_found/);
+      expect(guarded.requests).to.have.length(3);
+    });
   });
 });

@@ -105,6 +105,37 @@ describe('config', () => {
       failsOn({ VOICE_WHISPER_URL: 'nope' }, 'VOICE_WHISPER_URL');
     });
 
+    it('transcription server model and key, without echoing the key', () => {
+      expect(loadConfig({})).to.include({ whisperModel: 'whisper-1' });
+      expect(loadConfig({}).whisperApiKey).to.equal(undefined);
+      expect(
+        loadConfig({ VOICE_WHISPER_MODEL: 'Systran/faster-whisper-small', VOICE_WHISPER_API_KEY: 'sk-abc' }),
+      ).to.include({
+        whisperModel: 'Systran/faster-whisper-small',
+        whisperApiKey: 'sk-abc',
+      });
+      failsOn({ VOICE_WHISPER_MODEL: 'large v3' }, 'VOICE_WHISPER_MODEL', /without spaces/);
+      failsOn({ VOICE_WHISPER_MODEL: 'x'.repeat(201) }, 'VOICE_WHISPER_MODEL');
+      failsOn({ VOICE_WHISPER_API_KEY: 'sk secret\u00e9' }, 'VOICE_WHISPER_API_KEY');
+      try {
+        loadConfig({ VOICE_WHISPER_API_KEY: 'sk secret' });
+      } catch (e) {
+        expect((e as Error).message).not.to.include('secret');
+      }
+    });
+
+    it('embedded recogniser: calls at once and search', () => {
+      expect(loadConfig({})).to.include({ sphinxSearch: 'accurate' });
+      expect(loadConfig({}).sttMaxCalls).to.be.greaterThan(0);
+      expect(loadConfig({ VOICE_STT_MAX_CALLS: '6', VOICE_SPHINX_SEARCH: 'fast' })).to.include({
+        sttMaxCalls: 6,
+        sphinxSearch: 'fast',
+      });
+      failsOn({ VOICE_STT_MAX_CALLS: '0' }, 'VOICE_STT_MAX_CALLS');
+      failsOn({ VOICE_STT_MAX_CALLS: 'six' }, 'VOICE_STT_MAX_CALLS');
+      failsOn({ VOICE_SPHINX_SEARCH: 'turbo' }, 'VOICE_SPHINX_SEARCH', /accurate, fast/);
+    });
+
     it('bootstrap keys, without echoing them', () => {
       for (const bad of ['short:1', 'abcdefgh', 'abcdefgh:x', 'bad key!:1']) {
         failsOn({ VOICE_BOOTSTRAP_KEYS: bad }, 'VOICE_BOOTSTRAP_KEYS');

@@ -1,6 +1,6 @@
 /*
  * Speech-to-text selection by VOICE_STT: `aws` (Transcribe Streaming), `whisper` (an OpenAI-style
- * server at VOICE_WHISPER_URL), `sphinx` (PocketSphinx, embedded), `none`, or `auto` (the default:
+ * server at VOICE_WHISPER_URL, with VOICE_WHISPER_MODEL and VOICE_WHISPER_API_KEY), `sphinx` (PocketSphinx, embedded), `none`, or `auto` (the default:
  * PocketSphinx when it is installed, otherwise none). Without a recogniser the service runs on text.
  * `replay` is for benchmarks and tests only: scripted utterances at fixed audio offsets, nothing heard.
  */
@@ -8,7 +8,7 @@ import { ConfigError, type Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { createAwsTranscribe, type AwsTranscribeOptions } from './aws.js';
 import { createReplay } from './replay.js';
-import { createSphinx, detectSphinx } from './sphinx.js';
+import { createSphinx, detectSphinx, SPEED_ARGS } from './sphinx.js';
 import type { SpeechToText } from './types.js';
 import { createWhisper } from './whisper.js';
 
@@ -37,7 +37,11 @@ export async function createSpeechToText(
         log.error('VOICE_STT=whisper needs VOICE_WHISPER_URL; audio is not transcribed (text only)');
         return null;
       }
-      const stt = createWhisper({ url: config.whisperUrl });
+      const stt = createWhisper({
+        url: config.whisperUrl,
+        model: config.whisperModel,
+        ...(config.whisperApiKey ? { apiKey: config.whisperApiKey } : {}),
+      });
       log.info({ stt: stt.id, url: config.whisperUrl }, 'speech-to-text: OpenAI-style transcription server');
       return stt;
     }
@@ -58,8 +62,14 @@ export async function createSpeechToText(
         );
         return null;
       }
-      const stt = createSphinx(install, log);
-      log.info({ stt: stt.id, binary: install.binary }, 'speech-to-text: PocketSphinx (embedded)');
+      const stt = createSphinx(install, log, {
+        maxCalls: config.sttMaxCalls,
+        ...(config.sphinxSearch === 'fast' ? { searchArgs: SPEED_ARGS } : {}),
+      });
+      log.info(
+        { stt: stt.id, binary: install.batchBinary, max_calls: config.sttMaxCalls, search: config.sphinxSearch },
+        'speech-to-text: PocketSphinx (embedded)',
+      );
       return stt;
     }
   }

@@ -1,24 +1,26 @@
 /*
- * CMU PocketSphinx as the embedded recogniser: one `pocketsphinx_continuous` child per transcribed
- * track, fed 16 kHz PCM on stdin. The recogniser cuts utterances itself (its own silence detection)
- * and prints one line per utterance, so this provider takes the continuous stream.
+ * CMU PocketSphinx as the embedded recogniser. It takes utterances cut by the VAD (silence is never
+ * decoded) and decodes them on a few warm processes shared by every call (sphinx-pool.ts); how many
+ * calls it transcribes at once is a separate, CPU-bound limit (call-slots.ts).
  *
  * Telephone audio (8 kHz at the source) has no energy above 4 kHz; the acoustic model's initial
  * cepstral means assume wideband speech, which makes the first seconds of a call unrecognisable until
  * the live normalisation adapts. For such audio the recogniser starts from telephone-band means.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Observable } from 'rxjs';
+import { concatMap, filter, map, Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { isExecutable, isReadable } from '../../util/files.js';
-import { ProviderError } from '../llm/types.js';
+import { createCallSlots } from './call-slots.js';
+import { SphinxPool } from './sphinx-pool.js';
 import type { SpeechToText, SttOptions, SttResult } from './types.js';
 
 export interface SphinxInstall {
   binary: string;
+  /** `pocketsphinx_batch`, which decodes named utterance files on a warm model. */
+  batchBinary: string;
   /** Acoustic model directory (holds mdef, means, feat.params …). */
   hmm: string;
   lm: string;
@@ -37,10 +39,12 @@ export function detectSphinx(env: Record<string, string | undefined> = process.e
     .split(path.delimiter)
     .map((dir) => path.join(dir, 'pocketsphinx_continuous'))
     .find(isExecutable);
-  if (!binary) return null;
+  const batchBinary = binary && path.join(path.dirname(binary), 'pocketsphinx_batch');
+  if (!binary || !batchBinary || !isExecutable(batchBinary)) return null;
   const root = path.join(MODEL_ROOT, 'en-us');
   const install = {
     binary,
+    batchBinary,
     hmm: path.join(root, 'en-us'),
     lm: path.join(root, 'en-us.lm.bin'),
     dict: path.join(root, 'cmudict-en-us.dict'),
@@ -53,126 +57,95 @@ export function detectSphinx(env: Record<string, string | undefined> = process.e
 /** Below this source rate the audio is treated as telephone band. */
 const NARROWBAND_MAX_RATE = 11_025;
 
+/**
+ * Search settings that cut the decoder's CPU by about half (VOICE_SPHINX_SEARCH=fast; bench/RESULTS.md):
+ * no second (flat-lexicon) pass, tighter limits on active HMMs and word exits per frame, and phone-loop
+ * lookahead pruning. They cost some words (spoken digits especially), so they are not the default.
+ */
+export const SPEED_ARGS: readonly string[] = [
+  '-fwdflat',
+  'no',
+  '-maxhmmpf',
+  '3000',
+  '-maxwpf',
+  '5',
+  '-pl_window',
+  '10',
+];
+
 export interface SphinxOptions {
   /**
-   * Recogniser processes allowed at once (each takes about 110 MB and, while speech lasts, roughly
-   * half a core or more; see bench/RESULTS.md). A track beyond the cap fails with a ProviderError (the
-   * session carries on with text) rather than slowing every call on the node. Default: 2 per CPU.
+   * Calls transcribed at once (VOICE_STT_MAX_CALLS). A call beyond it is told so (`session.error`) and
+   * admitted when one frees. Default: 3 per CPU (bench/RESULTS.md, "Audio calls per node").
    */
-  maxProcesses?: number;
+  maxCalls?: number;
+  /** Warm decoder processes (about 110 MB each). Default: one per CPU. */
+  decoders?: number;
+  /** Search settings added to the decoder's; default none (its own, most accurate). */
+  searchArgs?: readonly string[];
 }
 
 export function createSphinx(install: SphinxInstall, log: Logger, options: SphinxOptions = {}): SpeechToText {
-  const maxProcesses = options.maxProcesses ?? 2 * os.availableParallelism();
-  let running = 0;
+  const cores = os.availableParallelism();
+  const size = options.decoders ?? cores;
   // The model's own feature parameters win over command-line flags, so telephone tuning needs its own file.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sphinx-'));
   const telephoneParams = path.join(dir, 'feat.params');
   const params = readFileSync(path.join(install.hmm, 'feat.params'), 'utf8');
   writeFileSync(telephoneParams, params.replace(/^-cmninit .*$/m, `-cmninit ${TELEPHONE_CMN}`));
   const id = `sphinx:${install.model}`;
+  const model = ['-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict];
+  const search = options.searchArgs ?? [];
+  // One pool per front end (wideband, telephone band), each started on its first utterance.
+  const pools = new Map<string, SphinxPool>();
+  const pool = (sampleRate: number, narrowband: boolean): SphinxPool => {
+    const key = `${sampleRate}:${narrowband}`;
+    let p = pools.get(key);
+    if (!p) {
+      const frontEnd = ['-samprate', String(sampleRate), ...(narrowband ? ['-featparams', telephoneParams] : [])];
+      p = new SphinxPool({ binary: install.batchBinary, args: [...model, ...frontEnd, ...search], size, id, log });
+      pools.set(key, p);
+    }
+    return p;
+  };
+  const narrow = (sourceRate?: number): boolean => sourceRate !== undefined && sourceRate <= NARROWBAND_MAX_RATE;
 
   return {
     id,
     sampleRate: 16_000,
-    wantsSegments: false,
+    wantsSegments: true,
+    slots: createCallSlots(options.maxCalls ?? 3 * cores),
+    local: {
+      parallel: size,
+      estimateSeconds: (speech, sourceRate) => pool(16_000, narrow(sourceRate)).estimateSeconds(speech),
+    },
     transcribe(audio$: Observable<Int16Array>, opts: SttOptions): Observable<SttResult> {
-      return new Observable<SttResult>((out) => {
-        if (running >= maxProcesses) {
-          out.error(new ProviderError(id, `all ${maxProcesses} speech recognisers on this node are busy`, true));
-          return;
-        }
-        if (opts.language && !/^en\b/i.test(opts.language)) {
-          log.debug({ language: opts.language }, 'sphinx: only US English is installed; recognising as English');
-        }
-        const args = ['-infile', '/dev/stdin', '-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict];
-        args.push('-samprate', String(opts.sampleRate));
-        if (opts.sourceRate !== undefined && opts.sourceRate <= NARROWBAND_MAX_RATE)
-          args.push('-featparams', telephoneParams);
-        // The recogniser opens its input by name, and a socket (what Node gives a child as stdin) cannot be
-        // opened by name: `cat` turns it into a real pipe. Own process group, so teardown ends both.
-        const child = spawn('/bin/sh', ['-c', 'cat | "$0" "$@"', install.binary, ...args], {
-          stdio: ['pipe', 'pipe', 'pipe'],
-          detached: true,
-        });
-        running += 1;
-        let counted = true;
-        const release = (): void => {
-          if (counted) running -= 1;
-          counted = false;
-        };
-        const kill = (): void => {
-          try {
-            if (child.pid) process.kill(-child.pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        };
-        let stderrTail = '';
-        let stdoutRest = '';
-        let finished = false;
-
-        const fail = (message: string): void => {
-          if (finished) return;
-          finished = true;
-          out.error(new ProviderError(id, message, true));
-        };
-        child.on('error', (err) => fail(`recogniser could not start: ${err.message}`));
-        child.stdin.on('error', () => {
-          // The child went away; its exit reports why.
-        });
-        child.stderr.setEncoding('utf8');
-        child.stderr.on('data', (text: string) => {
-          stderrTail = (stderrTail + text).slice(-4096);
-        });
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (text: string) => {
-          const lines = (stdoutRest + text).split('\n');
-          stdoutRest = lines.pop() ?? '';
-          for (const line of lines) {
-            const words = line.trim();
-            if (words) out.next({ text: words, final: true });
-          }
-        });
-        child.on('close', (code, sig) => {
-          release();
-          if (finished) return;
-          const last = stdoutRest.trim();
-          if (last) out.next({ text: last, final: true });
-          if (code === 0) {
-            finished = true;
-            out.complete();
-            return;
-          }
-          const why =
-            stderrTail
-              .split('\n')
-              .filter((l) => /ERROR|FATAL/.test(l))
-              .slice(-1)[0] ?? `exit ${code ?? sig}`;
-          fail(`recogniser failed: ${why.trim()}`);
-        });
-
-        const sub = audio$.subscribe({
-          next(chunk) {
-            if (chunk.length && child.stdin.writable) {
-              child.stdin.write(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            }
-          },
-          error(e: unknown) {
-            finished = true;
-            kill();
-            out.error(e);
-          },
-          complete() {
-            child.stdin.end();
-          },
-        });
-
-        return () => {
-          sub.unsubscribe();
-          if (child.exitCode === null && child.signalCode === null) kill();
-        };
-      });
+      if (opts.language && !/^en\b/i.test(opts.language)) {
+        log.debug({ language: opts.language }, 'sphinx: only US English is installed; recognising as English');
+      }
+      const decoders = pool(opts.sampleRate, narrow(opts.sourceRate));
+      return audio$.pipe(
+        filter((utterance) => utterance.length > 0),
+        concatMap(
+          (utterance) =>
+            new Observable<string>((out) => {
+              const abort = new AbortController();
+              decoders.decode(utterance, opts.sampleRate, opts.priority ?? 'live', abort.signal).then(
+                (text) => {
+                  out.next(text);
+                  out.complete();
+                },
+                (e: unknown) => out.error(e),
+              );
+              return () => abort.abort();
+            }),
+        ),
+        filter((text) => text !== ''),
+        map((text): SttResult => ({ text, final: true })),
+      );
+    },
+    async close() {
+      await Promise.all([...pools.values()].map((p) => p.close()));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { CallSlots } from './call-slots.js';
 
 export interface SttOptions {
   language?: string;
@@ -6,6 +7,8 @@ export interface SttOptions {
   sampleRate: number;
   /** Rate the audio had at its source, before resampling (8000: telephone band). Lets a recogniser tune for it. */
   sourceRate?: number;
+  /** Who waits for the text: a running call (`live`, the default, served first) or a scan. */
+  priority?: 'live' | 'scan';
 }
 
 export interface SttResult {
@@ -25,6 +28,10 @@ export interface SpeechToText {
   readonly sampleRate: number;
   /** true: feed whole utterances cut by the VAD segmenter; false: feed the continuous stream. */
   readonly wantsSegments: boolean;
+  /** A recogniser on this node: how many calls it transcribes at once (absent: a remote service's business). */
+  readonly slots?: CallSlots;
+  /** A recogniser on this node: utterances it decodes at once, and seconds it would take now for more speech. */
+  readonly local?: { parallel: number; estimateSeconds(speechSeconds: number, sourceRate?: number): number };
   transcribe(audio: Observable<Int16Array>, opts: SttOptions): Observable<SttResult>;
   close?(): Promise<void>;
 }

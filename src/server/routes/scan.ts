@@ -1,4 +1,5 @@
 import { probeDuration, transcribeScanAudio } from '../../audio/scan-audio.js';
+import { SCAN_ANSWER_RESERVE_MS } from '../../audio/scan-budget.js';
 import { scanPrice } from '../../domain/prices.js';
 import { metrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
@@ -18,6 +19,7 @@ export function scanRoutes(s: Services): Route[] {
       bodyLimit: SCAN_BODY_LIMIT,
       timeoutMs: SCAN_TIMEOUT_MS,
       handle: async (req) => {
+        const began = Date.now();
         if (!s.config.features.has('scan')) throw new HttpError(503, 'scan is not enabled on this deployment');
         const scan = await parseScanRequest(req);
         const keyId = req.key!.id;
@@ -41,10 +43,18 @@ export function scanRoutes(s: Services): Route[] {
               s,
               { ...audioInput, ...(scan.language ? { language: scan.language } : {}) },
               req.signal,
+              { at: began + SCAN_TIMEOUT_MS - SCAN_ANSWER_RESERVE_MS, timeoutSeconds: SCAN_TIMEOUT_MS / 1000 },
             );
           } catch (e) {
             // Nothing was scored: the caller does not pay for our failure to transcribe.
             await s.store.keys.credit(keyId, price);
+            if (e instanceof HttpError && /can transcribe about/.test(e.message)) {
+              metrics.sttRefused.inc({ entry: 'scan' });
+              s.log.warn(
+                { audio_seconds: Math.round(audioSeconds), answer: e.message },
+                'scan: the recording is longer than this node can transcribe in time',
+              );
+            }
             throw e;
           }
           utterances = heard.utterances;
