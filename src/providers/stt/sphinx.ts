@@ -5,7 +5,8 @@
  *
  * Telephone audio (8 kHz at the source) has no energy above 4 kHz; the acoustic model's initial
  * cepstral means assume wideband speech, which makes the first seconds of a call unrecognisable until
- * the live normalisation adapts. For such audio the recogniser starts from telephone-band means.
+ * the live normalisation adapts. For such audio the recogniser hears faint noise in the empty upper
+ * band (band-fill.ts), or starts from telephone-band means; which one: sphinx-model.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { isExecutable, isReadable } from '../../util/files.js';
 import { ProviderError } from '../llm/types.js';
+import { bandFill } from './band-fill.js';
+import { DECODER_ARGS, languageModel, TELEPHONE_FRONT_END } from './sphinx-model.js';
 import type { SpeechToText, SttOptions, SttResult } from './types.js';
 
 export interface SphinxInstall {
@@ -39,13 +42,8 @@ export function detectSphinx(env: Record<string, string | undefined> = process.e
     .find(isExecutable);
   if (!binary) return null;
   const root = path.join(MODEL_ROOT, 'en-us');
-  const install = {
-    binary,
-    hmm: path.join(root, 'en-us'),
-    lm: path.join(root, 'en-us.lm.bin'),
-    dict: path.join(root, 'cmudict-en-us.dict'),
-    model: 'en-us',
-  };
+  const { lm, dict, name } = languageModel();
+  const install = { binary, hmm: path.join(root, 'en-us'), lm, dict, model: name };
   const files = [path.join(install.hmm, 'mdef'), path.join(install.hmm, 'feat.params'), install.lm, install.dict];
   return files.every(isReadable) ? install : null;
 }
@@ -86,9 +84,10 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
           log.debug({ language: opts.language }, 'sphinx: only US English is installed; recognising as English');
         }
         const args = ['-infile', '/dev/stdin', '-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict];
-        args.push('-samprate', String(opts.sampleRate));
-        if (opts.sourceRate !== undefined && opts.sourceRate <= NARROWBAND_MAX_RATE)
-          args.push('-featparams', telephoneParams);
+        args.push('-samprate', String(opts.sampleRate), ...DECODER_ARGS);
+        const narrowband = opts.sourceRate !== undefined && opts.sourceRate <= NARROWBAND_MAX_RATE;
+        const fill = narrowband && TELEPHONE_FRONT_END.bandFill ? bandFill(TELEPHONE_FRONT_END.bandFill) : undefined;
+        if (narrowband && TELEPHONE_FRONT_END.telephoneMeans) args.push('-featparams', telephoneParams);
         // The recogniser opens its input by name, and a socket (what Node gives a child as stdin) cannot be
         // opened by name: `cat` turns it into a real pipe. Own process group, so teardown ends both.
         const child = spawn('/bin/sh', ['-c', 'cat | "$0" "$@"', install.binary, ...args], {
@@ -155,7 +154,8 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
         const sub = audio$.subscribe({
           next(chunk) {
             if (chunk.length && child.stdin.writable) {
-              child.stdin.write(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+              const pcm = fill ? fill(chunk) : chunk;
+              child.stdin.write(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
             }
           },
           error(e: unknown) {
