@@ -1,6 +1,8 @@
 /*
  * Builds the embedded recogniser's call model (models/sphinx/en-us-calls/): a trigram language model
- * from the training split of the shippable transcripts, mixed with Debian's general English unigrams,
+ * from the training split of the shippable transcripts (robocalls, task dialogues, coffee orders, Harper
+ * Valley bank calls) and the texts written for this project (models/data, models/sphinx/phrases.txt),
+ * mixed with Debian's general English unigrams,
  * and the pronunciation dictionary of its vocabulary (cmudict plus models/sphinx/lexicon.dict).
  * `npm run build-lm`. Deterministic: the same data and Debian model give byte-identical files.
  *
@@ -12,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spokenWords } from '../src/eval/spoken.js';
-import { defaultDataDir, loadCorpus } from '../src/eval/split.js';
+import { defaultDataDir, fnv1a, loadCorpus } from '../src/eval/split.js';
 import { CALL_MODEL_DIR, GENERAL_MODEL_ROOT } from '../src/providers/stt/sphinx-model.js';
 import { readGeneralUnigrams } from './lm/general.js';
 import { buildArpa } from './lm/kneser-ney.js';
@@ -37,13 +39,37 @@ function readDict(file: string): Map<string, string[]> {
   return dict;
 }
 
-const corpus = loadCorpus(defaultDataDir()).filter((e) => e.split === 'train' && e.trainable);
-const sentences = corpus.flatMap((e) =>
-  e.transcript
+const sentencesOf = (text: string): string[][] =>
+  text
     .split(/\n|(?<=[.!?])\s+/)
     .map(spokenWords)
-    .filter((s) => s.length > 0),
+    .filter((s) => s.length > 0);
+const readLines = (file: string): string[] =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'));
+
+// Training split only, shippable licences only (Switchboard is evaluation-only and never enters).
+const corpus = loadCorpus(defaultDataDir()).filter((e) => e.split === 'train' && e.trainable);
+const harper = readLines(path.join(defaultDataDir(), 'harper-valley-bank', 'calls.jsonl'))
+  .map((l) => JSON.parse(l) as { id: string; lines: Array<{ text: string }> })
+  .filter((c) => fnv1a(`harper:${c.id}`) % 100 < 60);
+const written = ['scam-examples.jsonl', 'hard-negatives.jsonl'].flatMap((f) =>
+  readLines(path.join(repo, 'models', 'data', f)).map((l) => (JSON.parse(l) as { text: string }).text),
 );
+const sources: Record<string, string[]> = {
+  ...Object.fromEntries(
+    ['robocall', 'sgd', 'taskmaster4'].map((s) => [s, corpus.filter((e) => e.source === s).map((e) => e.transcript)]),
+  ),
+  'harper-valley': harper.map((c) => c.lines.map((x) => x.text).join('\n')),
+  'models/data (written)': written,
+  // Each written phrase counts three times, so its trigrams survive the pruning of one-off trigrams.
+  'models/sphinx/phrases.txt (written, ×3)': Array<string[]>(3)
+    .fill(readLines(path.join(repo, 'models', 'sphinx', 'phrases.txt')))
+    .flat(),
+};
+const sentences = Object.values(sources).flatMap((texts) => texts.flatMap(sentencesOf));
 
 const cmudict = readDict(path.join(GENERAL_MODEL_ROOT, 'cmudict-en-us.dict'));
 const lexicon = readDict(path.join(repo, 'models', 'sphinx', 'lexicon.dict'));
@@ -88,10 +114,8 @@ for (const w of [...vocab].sort()) {
 fs.writeFileSync(path.join(out, 'calls.dict'), `${dictLines.join('\n')}\n`);
 
 const counts = /ngram 1=(\d+)\nngram 2=(\d+)\nngram 3=(\d+)/.exec(arpa)!;
-const bySource = new Map<string, number>();
-for (const e of corpus) bySource.set(e.source, (bySource.get(e.source) ?? 0) + 1);
 const summary = {
-  trainingCalls: Object.fromEntries([...bySource].sort()),
+  trainingTexts: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, v.length])),
   sentences: sentences.length,
   words: sentences.reduce((n, s) => n + s.length, 0),
   vocabulary: { total: vocab.size, fromCalls: domainWords, general: vocab.size - domainWords },
