@@ -78,6 +78,7 @@ const TEST_TOOLS = {
   ffmpeg: 'ffmpeg',
   sox: 'sox',
   'espeak-ng': 'espeak-ng',
+  flite: 'flite',
   pocketsphinx: 'pocketsphinx_continuous',
   'pocketsphinx-en-us': null, // model files only, installed with pocketsphinx
   'sip-tester': 'sipp',

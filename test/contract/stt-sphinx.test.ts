@@ -91,7 +91,7 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     if (!fliteAvailable) this.skip();
     // A flite voice over a telephone line: the words the verdict turns on must come through.
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'flite-')), 'call.wav');
-    spawnSync('flite', ['-voice', 'kal16', '-t', DOMAIN_SENTENCE, '-o', file]);
+    spawnSync('flite', ['-voice', 'awb', '-t', DOMAIN_SENTENCE, '-o', file]);
     const info = parseWav(readFileSync(file));
     const narrow = concat(resampleAll(wavToMono(info), info.sampleRate, 8000), silence(8000, 0.5));
     const frames = chunked(encodeMulaw(narrow), 160).map((data): AudioFrame => ({
