@@ -7,7 +7,8 @@
  *   --seconds S     hold / run time override
  *   --no-write      print only (by default each run is also appended to bench/RESULTS.md)
  *
- * Benchmarks: latency, capacity, scan, memory.
+ * Benchmarks: latency, capacity, scan, memory; and, only when named, speech (spoken calls: word error and
+ * verdicts; bench/speech).
  */
 import { hostReference } from './lib/host-speed.js';
 import { machine, appendRun } from './lib/report.js';
@@ -23,8 +24,11 @@ const BENCHMARKS = {
   capacity: async (o: Opts) => (await import('./live/capacity.js')).capacity(o),
   scan: async (o: Opts) => (await import('./scan.js')).scan(o),
   memory: async (o: Opts) => (await import('./live/soak.js')).soak(o),
+  speech: async (o: Opts) => (await import('./speech/speech.js')).speech(o),
 } as const;
 type Name = keyof typeof BENCHMARKS;
+/** `speech` renders and recognises many calls (tens of minutes): run it by name. */
+const DEFAULT: Name[] = ['latency', 'capacity', 'scan', 'memory'];
 
 function parse(argv: string[]): { names: Name[]; opts: Opts; write: boolean } {
   const names: Name[] = [];
@@ -41,7 +45,7 @@ function parse(argv: string[]): { names: Name[]; opts: Opts; write: boolean } {
     } else if (a in BENCHMARKS) names.push(a as Name);
     else throw new Error(`unknown argument ${a} (benchmarks: ${Object.keys(BENCHMARKS).join(', ')})`);
   }
-  return { names: names.length ? names : (Object.keys(BENCHMARKS) as Name[]), opts, write };
+  return { names: names.length ? names : DEFAULT, opts, write };
 }
 
 const { names, opts, write } = parse(process.argv.slice(2));

@@ -4,6 +4,8 @@
  * not match package-lock.json, and compiles with tsc when dist is missing or older than the sources.
  * `--deps-only` skips the build (tests run the TypeScript directly). `--test-tools` also installs the
  * Debian programs the test suite drives (speech, SIP peer, browser) when one is missing and apt-get can run.
+ * Without `--deps-only` (that is, `npm start`) it also sets up the embedded speech recogniser, or says in
+ * one line why the node will serve text only.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,6 +79,7 @@ const TEST_TOOLS = {
   ffmpeg: 'ffmpeg',
   sox: 'sox',
   'espeak-ng': 'espeak-ng',
+  flite: 'flite',
   pocketsphinx: 'pocketsphinx_continuous',
   'pocketsphinx-en-us': null, // model files only, installed with pocketsphinx
   'sip-tester': 'sipp',
@@ -89,6 +92,59 @@ const TEST_TOOLS = {
 
 function onPath(program) {
   return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, program)));
+}
+
+/** The Debian packages of the embedded recogniser and the files the service looks for (see sphinx.ts). */
+export const SPEECH_PACKAGES = ['pocketsphinx', 'pocketsphinx-en-us'];
+const SPEECH_MODEL = '/usr/share/pocketsphinx/model/en-us/en-us/mdef';
+
+/**
+ * What `npm start` does about the embedded recogniser. Pure: the caller reports the machine.
+ * Returns `{ action: 'ready' | 'skip' }` or `{ action: 'install', sudo }`, with the line to print when
+ * the node will serve text only. Only the recognisers that would use PocketSphinx (`VOICE_STT` unset,
+ * `auto` or `sphinx`) ask for it: a node set to a remote recogniser or `none` installs nothing.
+ */
+export function speechSetup({ stt, installed, aptGet, root, sudo }) {
+  const mode = (stt ?? 'auto').trim().toLowerCase() || 'auto';
+  if (mode !== 'auto' && mode !== 'sphinx') return { action: 'ready' };
+  if (installed) return { action: 'ready' };
+  const fix = `apt-get install ${SPEECH_PACKAGES.join(' ')}`;
+  if (!aptGet) {
+    return { action: 'skip', message: `speech: no apt-get to install PocketSphinx; serving text only (${fix})` };
+  }
+  if (!root && !sudo) {
+    return {
+      action: 'skip',
+      message: `speech: PocketSphinx is missing and this user cannot run apt-get (not root, no password-less sudo); serving text only (${fix})`,
+    };
+  }
+  return { action: 'install', sudo: !root };
+}
+
+function aptGet(sudo, args) {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const [cmd, ...rest] = sudo ? ['sudo', '-n', 'apt-get', ...args] : ['apt-get', ...args];
+  return spawnSync(cmd, rest, { stdio: ['ignore', 'ignore', 'inherit'], env }).status === 0;
+}
+
+/** Installs the embedded recogniser when it is missing and apt-get can run; else one line on stderr. */
+function ensureSpeech() {
+  const root = process.getuid?.() === 0;
+  const plan = speechSetup({
+    stt: process.env.VOICE_STT,
+    installed: onPath('pocketsphinx_continuous') && fs.existsSync(SPEECH_MODEL),
+    aptGet: onPath('apt-get'),
+    root,
+    sudo: !root && onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0,
+  });
+  if (plan.action === 'skip') console.error(plan.message);
+  if (plan.action !== 'install') return;
+  console.error(`Installing the embedded speech recogniser (${SPEECH_PACKAGES.join(' ')}) ...`);
+  const ok =
+    aptGet(plan.sudo, ['install', '-y', '--no-install-recommends', ...SPEECH_PACKAGES]) ||
+    (aptGet(plan.sudo, ['update']) &&
+      aptGet(plan.sudo, ['install', '-y', '--no-install-recommends', ...SPEECH_PACKAGES]));
+  if (!ok) console.error('speech: apt-get could not install PocketSphinx; serving text only');
 }
 
 /** Installs missing test programs with apt-get (as root, or through sudo); says what it could not do. */
@@ -152,6 +208,7 @@ function main() {
     run('npm', ['ci', '--no-audit', '--no-fund']);
   }
   if (depsOnly) return;
+  ensureSpeech();
   const build = buildProblem();
   if (build) {
     console.error(`Building (${build}) ...`);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { from, lastValueFrom, toArray, filter, map } from 'rxjs';
@@ -14,7 +14,8 @@ import type { AudioFrame } from '../../src/domain/frames.js';
 import { encodeAlaw, encodeMulaw } from '../../src/audio/g711-encode.js';
 import { resampleAll } from '../../src/audio/resampler.js';
 import { chunked, silence, concat } from '../fixtures/audio/signals.js';
-import { espeakAvailable, synthesise, SCAM_SENTENCE } from '../fixtures/audio/speech.js';
+import { espeakAvailable, hasBinary, synthesise, SCAM_SENTENCE } from '../fixtures/audio/speech.js';
+import { parseWav, wavToMono } from '../../src/audio/wav.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const log = createLogger('silent');
@@ -32,6 +33,9 @@ const reason = !install
   : !espeakAvailable
     ? 'espeak-ng is not installed'
     : '';
+
+const fliteAvailable = hasBinary('flite');
+const DOMAIN_SENTENCE = 'There is a warrant for your arrest. You must pay with gift cards today.';
 
 /** A call as a telephony vendor sends it: 8 kHz G.711, 20 ms frames. */
 function callFrames(encode: (pcm: Int16Array) => Uint8Array, text: string): AudioFrame[] {
@@ -61,9 +65,9 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     }
   });
 
-  it('is what `auto` selects when installed, named sphinx:en-us, taking the continuous stream at 16 kHz', async () => {
+  it('is what `auto` selects when installed, named sphinx:en-us-calls (the shipped call model), taking the continuous stream at 16 kHz', async () => {
     const stt = await createSpeechToText(loadConfig({ VOICE_STT: 'auto' }), log);
-    expect(stt).to.include({ id: 'sphinx:en-us', sampleRate: 16000, wantsSegments: true });
+    expect(stt).to.include({ id: 'sphinx:en-us-calls', sampleRate: 16000, wantsSegments: true });
     expect(await createSpeechToText(loadConfig({ VOICE_STT: 'none' }), log)).to.equal(null);
     expect(await createSpeechToText(loadConfig({ VOICE_STT: 'whisper' }), log)).to.equal(null); // no URL
     expect(
@@ -81,6 +85,24 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     expect(text).to.match(/internal revenue service/);
     expect(text).to.match(/\b500\b/);
     expect(text).to.match(/5551234/);
+  });
+
+  it('hears the words a scam turns on in a natural voice over a μ-law line', async function () {
+    if (!fliteAvailable) this.skip();
+    // A flite voice over a telephone line: the words the verdict turns on must come through.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'flite-')), 'call.wav');
+    spawnSync('flite', ['-voice', 'awb', '-t', DOMAIN_SENTENCE, '-o', file]);
+    const info = parseWav(readFileSync(file));
+    const narrow = concat(resampleAll(wavToMono(info), info.sampleRate, 8000), silence(8000, 0.5));
+    const frames = chunked(encodeMulaw(narrow), 160).map((data): AudioFrame => ({
+      kind: 'audio',
+      track: 'inbound',
+      data,
+    }));
+    rmSync(path.dirname(file), { recursive: true, force: true });
+    const text = await recognise(frames, 'mulaw');
+    expect(text).to.match(/\bwarrant\b/);
+    expect(text).to.match(/\bgift cards?\b/);
   });
 
   it('recognises A-law (PCMA) frames the same way', async () => {
@@ -126,7 +148,7 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
       expect.fail('should fail');
     } catch (e) {
       expect(e).to.be.instanceOf(ProviderError);
-      expect((e as ProviderError).provider).to.equal('sphinx:en-us');
+      expect((e as ProviderError).provider).to.equal('sphinx:en-us-calls');
     }
   });
 });

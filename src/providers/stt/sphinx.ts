@@ -14,6 +14,7 @@ import { concatMap, filter, map, Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { isExecutable, isReadable } from '../../util/files.js';
 import { createCallSlots } from './call-slots.js';
+import { DECODER_ARGS, languageModel, TELEPHONE_FRONT_END } from './sphinx-model.js';
 import { SphinxPool } from './sphinx-pool.js';
 import type { SpeechToText, SttOptions, SttResult } from './types.js';
 
@@ -33,7 +34,10 @@ const MODEL_ROOT = '/usr/share/pocketsphinx/model';
 /** Cepstral means of telephone-band speech as this model sees it (measured on 8 kHz calls). */
 const TELEPHONE_CMN = '56,32,-40,42,-33,15,-10,-22,7,-17,7,-8,-1';
 
-/** Finds the recogniser and its US English model (Debian `pocketsphinx` + `pocketsphinx-en-us`). */
+/**
+ * Finds the recogniser, Debian's US English acoustic model (`pocketsphinx` + `pocketsphinx-en-us`), and the
+ * call language model shipped in this repository (sphinx-model.ts; Debian's general one when it is missing).
+ */
 export function detectSphinx(env: Record<string, string | undefined> = process.env): SphinxInstall | null {
   const binary = (env.PATH ?? '/usr/bin')
     .split(path.delimiter)
@@ -42,14 +46,8 @@ export function detectSphinx(env: Record<string, string | undefined> = process.e
   const batchBinary = binary && path.join(path.dirname(binary), 'pocketsphinx_batch');
   if (!binary || !batchBinary || !isExecutable(batchBinary)) return null;
   const root = path.join(MODEL_ROOT, 'en-us');
-  const install = {
-    binary,
-    batchBinary,
-    hmm: path.join(root, 'en-us'),
-    lm: path.join(root, 'en-us.lm.bin'),
-    dict: path.join(root, 'cmudict-en-us.dict'),
-    model: 'en-us',
-  };
+  const { lm, dict, name } = languageModel();
+  const install = { binary, batchBinary, hmm: path.join(root, 'en-us'), lm, dict, model: name };
   const files = [path.join(install.hmm, 'mdef'), path.join(install.hmm, 'feat.params'), install.lm, install.dict];
   return files.every(isReadable) ? install : null;
 }
@@ -94,7 +92,7 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
   const params = readFileSync(path.join(install.hmm, 'feat.params'), 'utf8');
   writeFileSync(telephoneParams, params.replace(/^-cmninit .*$/m, `-cmninit ${TELEPHONE_CMN}`));
   const id = `sphinx:${install.model}`;
-  const model = ['-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict];
+  const model = ['-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict, ...DECODER_ARGS];
   const search = options.searchArgs ?? [];
   // One pool per front end (wideband, telephone band), each started on its first utterance.
   const pools = new Map<string, SphinxPool>();
@@ -102,7 +100,9 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
     const key = `${sampleRate}:${narrowband}`;
     let p = pools.get(key);
     if (!p) {
-      const frontEnd = ['-samprate', String(sampleRate), ...(narrowband ? ['-featparams', telephoneParams] : [])];
+      // Band-fill noise (band-fill.ts) is off in sphinx-model.ts; telephone means are what narrowband gets.
+      const means = narrowband && TELEPHONE_FRONT_END.telephoneMeans;
+      const frontEnd = ['-samprate', String(sampleRate), ...(means ? ['-featparams', telephoneParams] : [])];
       p = new SphinxPool({ binary: install.batchBinary, args: [...model, ...frontEnd, ...search], size, id, log });
       pools.set(key, p);
     }

@@ -3,13 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 
+interface SpeechMachine {
+  stt?: string;
+  installed: boolean;
+  aptGet: boolean;
+  root: boolean;
+  sudo: boolean;
+}
 interface Ensure {
   depsProblem(root: string): string | undefined;
   buildProblem(root: string): string | undefined;
+  speechSetup(m: SpeechMachine): { action: 'ready' | 'skip' | 'install'; sudo?: boolean; message?: string };
 }
 
 const ensurePath = path.resolve(import.meta.dirname, '../../../scripts/ensure.mjs');
-const { depsProblem, buildProblem } = (await import(ensurePath)) as Ensure;
+const { depsProblem, buildProblem, speechSetup } = (await import(ensurePath)) as Ensure;
 
 function write(root: string, rel: string, content: unknown): void {
   const file = path.join(root, rel);
@@ -66,5 +74,33 @@ describe('scripts/ensure (npm start and npm test preparation)', () => {
     expect(buildProblem(root)).to.equal(undefined);
     setMtime(root, 'pipelines/p.ts', 3000);
     expect(buildProblem(root)).to.equal('sources changed since the last build');
+  });
+
+  describe('embedded recogniser on npm start', () => {
+    const fresh = { installed: false, aptGet: true, root: false, sudo: false };
+
+    it('installs with apt-get as root, through sudo otherwise', () => {
+      expect(speechSetup({ ...fresh, root: true })).to.deep.equal({ action: 'install', sudo: false });
+      expect(speechSetup({ ...fresh, sudo: true })).to.deep.equal({ action: 'install', sudo: true });
+      expect(speechSetup({ ...fresh, stt: 'sphinx', root: true }).action).to.equal('install');
+    });
+
+    it('does nothing when it is installed or another recogniser is chosen', () => {
+      expect(speechSetup({ ...fresh, installed: true, root: true }).action).to.equal('ready');
+      for (const stt of ['none', 'aws', 'whisper', 'replay']) {
+        expect(speechSetup({ ...fresh, stt, root: true }).action, stt).to.equal('ready');
+      }
+    });
+
+    it('says in one line that the node serves text only when it cannot install', () => {
+      for (const machine of [fresh, { ...fresh, aptGet: false, root: true }]) {
+        const plan = speechSetup(machine);
+        expect(plan.action).to.equal('skip');
+        expect(plan.message).to.match(
+          /^speech: .*serving text only \(apt-get install pocketsphinx pocketsphinx-en-us\)$/,
+        );
+        expect(plan.message).not.to.include('\n');
+      }
+    });
   });
 });
