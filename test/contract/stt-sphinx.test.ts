@@ -84,7 +84,7 @@ describe('PocketSphinx provider (embedded recogniser)', function () {
     // that carry the scam must come through, and the spoken numbers as digits.
     expect(text).to.match(/internal revenue service/);
     expect(text).to.match(/\b500\b/);
-    expect(text).to.match(/5551234/);
+    expect(text, text).to.match(/5551234/);
   });
 
   it('hears the words a scam turns on in a natural voice over a μ-law line', async function () {
