@@ -138,6 +138,12 @@ export const metrics = {
     labelNames: ['route', 'status'] as const,
     registers: [registry],
   }),
+  scanBodies: new Counter({
+    name: 'voice_scan_bodies_total',
+    help: 'POST /scan bodies read, by thread: worker (large bodies) or main',
+    labelNames: ['thread'] as const,
+    registers: [registry],
+  }),
   httpDuration: new Histogram({
     name: 'voice_http_request_duration_seconds',
     help: 'HTTP request duration, from its arrival to its answer, by route and status',
