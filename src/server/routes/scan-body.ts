@@ -97,7 +97,8 @@ async function readOffThread(req: HttpRequest): Promise<ScanBody | undefined> {
   const read: ScanBody = { fields: reply.fields, fromForm: reply.fromForm };
   if (reply.file) read.file = Buffer.from(reply.file.buffer, reply.file.byteOffset, reply.file.byteLength);
   if (reply.base64 === 'invalid') read.base64 = 'invalid';
-  else if (reply.base64) read.base64 = Buffer.from(reply.base64.buffer, reply.base64.byteOffset, reply.base64.byteLength);
+  else if (reply.base64)
+    read.base64 = Buffer.from(reply.base64.buffer, reply.base64.byteOffset, reply.base64.byteLength);
   return read;
 }
 
