@@ -140,8 +140,8 @@ export const metrics = {
   }),
   scanBodies: new Counter({
     name: 'voice_scan_bodies_total',
-    help: 'POST /scan bodies read, by thread: worker (large bodies) or main',
-    labelNames: ['thread'] as const,
+    help: 'POST /scan bodies read, by where: on the body worker (large bodies) or on the main thread',
+    labelNames: ['on'] as const,
     registers: [registry],
   }),
   httpDuration: new Histogram({

@@ -27,7 +27,7 @@ function speak(text: string): Buffer {
 
 async function workerReads(): Promise<number> {
   const m = await metrics.scanBodies.get();
-  return m.values.find((v) => v.labels.thread === 'worker')?.value ?? 0;
+  return m.values.find((v) => v.labels.on === 'worker')?.value ?? 0;
 }
 
 /** A request as the adapter hands it to the route: headers and the whole body. */

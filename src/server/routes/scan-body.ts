@@ -107,10 +107,10 @@ export async function parseScanRequest(req: HttpRequest): Promise<ScanRequest> {
   if (req.body.length > OFF_THREAD_BYTES) {
     const read = await readOffThread(req);
     if (read) {
-      metrics.scanBodies.inc({ thread: 'worker' });
+      metrics.scanBodies.inc({ on: 'worker' });
       return validateScan(read);
     }
   }
-  metrics.scanBodies.inc({ thread: 'main' });
+  metrics.scanBodies.inc({ on: 'thread' });
   return validateScan(await readScanBody(req));
 }
