@@ -5,11 +5,15 @@
  *    (JSON.parse until it fails: the baseline) and of the shape check that now refuses it, and of the
  *    check on a legitimate 24 MB body (one base64 audio field), which it lets through, and what that body
  *    still costs after it (decode, JSON.parse, base64);
+ *  - the main thread's longest stall (event-loop delay max and p99) while a legitimate 24 MB scan body, as
+ *    JSON with `audio_base64` and as a multipart form, is read on the main thread (the baseline) and through
+ *    the route's reader, which hands bodies over 256 KiB to a worker thread;
  *  - against a node in its own process: the latency of `GET /voice/capabilities`, polled back to back,
  *    while the 12 MB body is posted (max and p99 over the post), and the post's own answer and time.
  */
 import { performance } from 'node:perf_hooks';
 import { jsonShapeProblem } from '../src/server/http/json-shape.js';
+import { bodyReadStalls } from './lib/body-read-stall.js';
 import { spawnNode, tempDataDir, testKey } from '../test/reliability/helpers/node-process.js';
 
 const MB = 1024 * 1024;
@@ -42,6 +46,8 @@ console.log(`12 MB [[[[…: JSON.parse until it fails ${parse.toFixed(0)} ms (ba
 console.log(`12 MB [[[[…: shape check refuses it in ${guard.toFixed(3)} ms (median of 5)`);
 console.log(`24 MB base64 audio body: shape check lets it through in ${guardAudio.toFixed(3)} ms (median of 5)`);
 console.log(`24 MB base64 audio body: toString, JSON.parse and base64 decode ${legit.toFixed(0)} ms (median of 3)`);
+
+await bodyReadStalls();
 
 const key = testKey('stall');
 const node = await spawnNode({ dataDir: tempDataDir(), env: { VOICE_BOOTSTRAP_KEYS: `${key}:1000000` } });

@@ -19,9 +19,17 @@ function tsxRegisterUrl(): string {
 }
 
 export function startWorker(options: WorkerOptions): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, { workerData: options });
+  return startModuleWorker(WORKER_URL, options);
+}
+
+/**
+ * Starts the worker module at `url` (a .ts file when run from source, a .js one from dist/), with `data`
+ * as its `workerData`.
+ */
+export function startModuleWorker(url: URL, data: unknown): Worker {
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData: data });
   // Run from source (tests, development): Node 20 does not hand the TypeScript loader on to workers.
   const tsx = tsxRegisterUrl();
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: options });
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: data });
 }

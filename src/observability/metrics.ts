@@ -159,6 +159,12 @@ export const metrics = {
     labelNames: ['route', 'status'] as const,
     registers: [registry],
   }),
+  scanBodies: new Counter({
+    name: 'voice_scan_bodies_total',
+    help: 'POST /scan bodies read, by where: on the body worker (large bodies) or on the main thread',
+    labelNames: ['on'] as const,
+    registers: [registry],
+  }),
   httpDuration: new Histogram({
     name: 'voice_http_request_duration_seconds',
     help: 'HTTP request duration, from its arrival to its answer, by route and status',

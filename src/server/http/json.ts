@@ -6,7 +6,7 @@ import { jsonShapeProblem } from './json-shape.js';
  * Parses a JSON object body. Errors name `body`, as every 400 names the field or cause.
  * Routes that take JSON call this; an empty body is an empty object only when `allowEmpty`.
  */
-export function readJson(req: HttpRequest, allowEmpty = false): Record<string, unknown> {
+export function readJson(req: Pick<HttpRequest, 'body'>, allowEmpty = false): Record<string, unknown> {
   if (req.body.length === 0) {
     if (allowEmpty) return {};
     throw new HttpError(400, 'body: a JSON object is required');

@@ -60,8 +60,41 @@ function readSampleRate(raw: Raw, fromForm: boolean): number | undefined {
   return n;
 }
 
-/** Validates every field the spec defines; `audio` comes from the multipart file part or `audio_base64`. */
-export function validateScan(raw: Raw, fileAudio: Buffer | undefined, fromForm: boolean): ScanRequest {
+/** `audio_base64` decoded, or `invalid`: its 400 is raised in validation order, not where it is decoded. */
+export type DecodedBase64 = Buffer | 'invalid';
+
+export function decodeAudioBase64(value: string): DecodedBase64 {
+  const compact = value.replace(/\s+/g, '');
+  if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact)) return 'invalid';
+  return Buffer.from(compact, 'base64');
+}
+
+/**
+ * A scan body read (JSON or form) and its audio decoded, not yet validated: the part of a request whose
+ * cost grows with the body, which is why it may run on another thread (`scan-body.ts`). A string
+ * `audio_base64` is taken out of `fields` into `base64`; any other value stays for validation to refuse.
+ */
+export interface ScanBody {
+  fields: Raw;
+  fromForm: boolean;
+  file?: Buffer;
+  base64?: DecodedBase64;
+}
+
+export async function readScanBody(req: Pick<HttpRequest, 'headers' | 'body'>): Promise<ScanBody> {
+  const fromForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+  const { fields, audio } = fromForm ? await readMultipart(req) : { fields: readJson(req), audio: undefined };
+  const body: ScanBody = { fields, fromForm };
+  if (audio) body.file = audio;
+  if (typeof fields.audio_base64 === 'string') {
+    body.base64 = decodeAudioBase64(fields.audio_base64);
+    delete fields.audio_base64;
+  }
+  return body;
+}
+
+/** Validates every field the spec defines; the audio comes from the multipart file part or `audio_base64`. */
+export function validateScan({ fields: raw, file: fileAudio, fromForm, base64 }: ScanBody): ScanRequest {
   const transcript = optString(raw, 'transcript');
   const audioB64 = optString(raw, 'audio_base64');
   const encodingRaw = optString(raw, 'encoding');
@@ -81,13 +114,12 @@ export function validateScan(raw: Raw, fileAudio: Buffer | undefined, fromForm: 
   if (report && !from?.trim()) throw bad('from', 'is required when report is true');
 
   let audio: ScanRequest['audio'];
-  if (audioB64 !== undefined && fileAudio !== undefined)
+  const decoded = base64 ?? (audioB64 !== undefined ? decodeAudioBase64(audioB64) : undefined);
+  if (decoded !== undefined && fileAudio !== undefined)
     throw bad('audio_base64', 'send the audio once: either the audio file or audio_base64');
-  if (audioB64 !== undefined) {
-    const compact = audioB64.replace(/\s+/g, '');
-    if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact))
-      throw bad('audio_base64', 'is not valid base64');
-    const bytes = Buffer.from(compact, 'base64');
+  if (decoded !== undefined) {
+    if (decoded === 'invalid') throw bad('audio_base64', 'is not valid base64');
+    const bytes = decoded;
     if (bytes.length === 0) throw bad('audio_base64', 'is empty');
     audio = { bytes, field: 'audio_base64' };
   } else if (fileAudio !== undefined) {
@@ -116,7 +148,7 @@ export function validateScan(raw: Raw, fileAudio: Buffer | undefined, fromForm: 
 }
 
 /** Reads a multipart form: one file part `audio`, other parts as values. Duplicates are rejected by name. */
-export function readMultipart(req: HttpRequest): Promise<{ fields: Raw; audio?: Buffer }> {
+export function readMultipart(req: Pick<HttpRequest, 'headers' | 'body'>): Promise<{ fields: Raw; audio?: Buffer }> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -154,14 +186,4 @@ export function readMultipart(req: HttpRequest): Promise<{ fields: Raw; audio?: 
     bb.on('close', () => (failure ? reject(failure) : resolve(audio ? { fields, audio } : { fields })));
     bb.end(req.body);
   });
-}
-
-/** Parses and validates a scan request of either content type. */
-export async function parseScanRequest(req: HttpRequest): Promise<ScanRequest> {
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('multipart/form-data')) {
-    const { fields, audio } = await readMultipart(req);
-    return validateScan(fields, audio, true);
-  }
-  return validateScan(readJson(req), undefined, false);
 }

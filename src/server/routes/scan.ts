@@ -5,7 +5,8 @@ import { metrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
 import { runScan, transcriptUtterances } from '../../../pipelines/scan.js';
 import { HttpError, ok, type Route } from '../types.js';
-import { parseScanRequest, SCAN_BODY_LIMIT } from './scan-request.js';
+import { parseScanRequest } from './scan-body.js';
+import { SCAN_BODY_LIMIT } from './scan-request.js';
 
 export const SCAN_TIMEOUT_MS = 90_000;
 
