@@ -49,6 +49,8 @@ export interface AudioCallResult {
 const FRAME = 160; // 20 ms of 8 kHz mu-law
 const SILENCE = Buffer.alloc(FRAME, 0xff);
 const TURN_GAP_S = 1;
+/** 2 s of silence after each line: enough for the recogniser to close the utterance. */
+const TRAILING_SILENCE_FRAMES = 100;
 
 export interface CallOptions {
   mode: 'audio' | 'text';
@@ -93,9 +95,12 @@ export async function callOverAudio(
   const personaLines = () => events.filter((e) => e.type === 'transcript.line' && e.speaker === persona.name);
   const callerLines = () => events.filter((e) => e.type === 'transcript.line' && e.speaker === 'caller');
 
-  // The phone line: continuous 20 ms frames, speech when queued, silence otherwise.
+  // The phone line: 20 ms frames, speech when queued, then silence for the recogniser to end the
+  // utterance on; after that nothing until the next line, as a phone with silence suppression sends
+  // (continuous silence would only add to the recogniser's work on a loaded machine).
   const queue: Buffer[] = [];
   let sent = 0;
+  let trailing = TRAILING_SILENCE_FRAMES;
   let lineDone: (() => void) | null = null;
   const started = Date.now();
   let pacer: NodeJS.Timeout | undefined;
@@ -103,9 +108,14 @@ export async function callOverAudio(
     const due = Math.floor((Date.now() - started) / 20);
     while (sent < due && ws.readyState === WebSocket.OPEN) {
       const f = queue.shift();
-      ws.send(f ?? SILENCE);
       sent += 1;
+      if (f) ws.send(f);
+      else if (trailing > 0) {
+        ws.send(SILENCE);
+        trailing -= 1;
+      }
       if (f && queue.length === 0) {
+        trailing = TRAILING_SILENCE_FRAMES;
         lineDone?.();
         lineDone = null;
       }
@@ -243,13 +253,14 @@ export async function runAudioSim(opts: {
   persona: Persona;
 }): Promise<{ audio: AudioCallResult[]; text: AudioCallResult[]; markdown: string; load: string }> {
   const loadBefore = os.loadavg();
+  // Read from the environment at session start. The harness's own synthesis and recognition stop the
+  // line for seconds under load; a caller who is merely slow must not be taken for one who left.
+  const prevSilence = process.env.VOICE_HONEYPOT_SILENCE_MS;
+  process.env.VOICE_HONEYPOT_SILENCE_MS = '120000';
   const audioServer = await startTestServer({
     VOICE_STT: 'sphinx',
     VOICE_TTS: 'espeak',
     VOICE_LOG_LEVEL: 'warn',
-    // The harness's own synthesis and recognition stop the line for seconds under load; a caller who
-    // is merely slow must not be taken for one who left.
-    VOICE_HONEYPOT_SILENCE_MS: '120000',
   });
   let audio: AudioCallResult[];
   try {
@@ -263,6 +274,8 @@ export async function runAudioSim(opts: {
     );
   } finally {
     await audioServer.close();
+    if (prevSilence === undefined) delete process.env.VOICE_HONEYPOT_SILENCE_MS;
+    else process.env.VOICE_HONEYPOT_SILENCE_MS = prevSilence;
   }
   const loadAfter = os.loadavg();
   const textServer = await startTestServer({ VOICE_TTS: 'none', VOICE_LOG_LEVEL: 'warn' });
