@@ -36,6 +36,8 @@ export interface ScriptedOptions {
 const AUTHORITY = new Set(['authority_impersonation', 'threat']);
 const PAYMENT = new Set(['untraceable_payment']);
 const REMOTE = new Set(['remote_access']);
+/** Intents that are the form of an answer ("my name is", "are you there?"), not a push of their own. */
+const ANSWERING = new Set<CallerIntent>(['identity', 'presence', 'confirm']);
 
 export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   const rng = opts.rng;
@@ -93,7 +95,8 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
       const intents = callerIntents(caller);
       const intel = withSelfNamed(state);
       // An answer that pushed nothing and gave nothing new is one the line garbled, not a change of subject.
-      const understood = intents.length > 0 || freshIntel(intel, readBack) !== undefined;
+      // ("My name is …" with no name made out is the garbled answer itself, not a push.)
+      const understood = intents.some((i) => !ANSWERING.has(i)) || freshIntel(intel, readBack) !== undefined;
       const garbled = misheard(caller, intel, askedLast, reasked, understood);
       askedLast = undefined;
       if (garbled) reasked.add(garbled.field);

@@ -96,6 +96,12 @@ describe('honeypot listening through a bad line', () => {
     expect(REPEAT_NAME.some((t) => second.includes(t))).to.equal(false);
   });
 
+  it('asks for the name to be spelt when "my name is" came through but the name did not', async () => {
+    const c = await callAsking('names');
+    const reply = await c.say('my name is so rah call ins from the bank');
+    expect(REPEAT_NAME.some((t) => reply.includes(t))).to.equal(true);
+  });
+
   it('asks again, saying the line broke, for another field the answer to which yielded nothing', async () => {
     const c = await callAsking('organizations', 'Hello, this is David Wilson speaking.');
     const reply = await c.say('we are the mark for a sea of the state');
