@@ -78,6 +78,7 @@ const TEST_TOOLS = {
   'espeak-ng': 'espeak-ng',
   pocketsphinx: 'pocketsphinx_continuous',
   'pocketsphinx-en-us': null, // model files only, installed with pocketsphinx
+  flite: 'flite',
   'sip-tester': 'sipp',
   chromium: 'chromium',
 };

@@ -41,6 +41,8 @@ export interface AudioCallResult {
   sessionId?: string;
   /** Persona lines that came back (transcript.line count). */
   personaLines: number;
+  /** `session.error` messages, if any. */
+  errors: string[];
   /** Word error rate of the node's recognition of the scammer, and of the scammer's ear on the persona. */
   callerWer?: number;
   personaWer?: number;
@@ -225,6 +227,7 @@ export async function callOverAudio(
     why,
     sessionId: startedEv.session_id as string | undefined,
     personaLines: personaLines().length,
+    errors: events.filter((e) => e.type === 'session.error').map((e) => String(e.error ?? e.message)),
     callerWer: o.mode === 'audio' ? wordErrorRate(said.join(' '), callerText) : undefined,
     personaWer: heardRef.length ? wordErrorRate(heardRef.join(' '), heardHyp.join(' ')) : undefined,
   };
