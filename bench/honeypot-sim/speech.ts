@@ -27,6 +27,7 @@ export async function renderLine(text: string, voice: ScammerVoice): Promise<Buf
     const txt = path.join(tmp, `s${n}.txt`);
     fs.writeFileSync(txt, text);
     await run('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', '-o', wav, txt], { timeout: 120_000 });
+    fs.rmSync(txt, { force: true });
   } else {
     await run('flite', ['-voice', voice, '-t', text, '-o', wav], { timeout: 60_000 });
   }
