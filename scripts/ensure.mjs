@@ -85,7 +85,6 @@ const TEST_TOOLS = {
   'sip-tester': 'sipp',
   'baresip-core': 'baresip',
   kamailio: 'kamailio',
-  flite: 'flite',
   chromium: 'chromium',
   curl: 'curl',
 };

@@ -194,3 +194,31 @@ export const KEEP_GOING: readonly string[] = [
   'So what is the next step, then?',
   'Who else have you called today about this?',
 ];
+
+/** The caller gave a number that came out short: {value} is what the persona caught, read back. */
+export const REPEAT_NUMBER: Readonly<Record<'callback_numbers' | 'case_numbers', readonly string[]>> = {
+  callback_numbers: [
+    'I only got {value} of your number, the line is crackling. Say the whole number again, one digit at a time?',
+    'Was that {value}, and then what? Give me your number again, slowly, I missed the end of it.',
+    'Hold on, I have written {value} and then it went fuzzy. What is your number again, all of it?',
+  ],
+  case_numbers: [
+    'I only got {value} of the case number. Say the whole case number again, slowly?',
+    'Was your badge number {value} and something? Read me the badge number again, one digit at a time.',
+  ],
+};
+
+/** The caller said their name but the persona could not make it out. */
+export const REPEAT_NAME: readonly string[] = [
+  'The line went funny just as you said your name. Could you spell it for me, letter by letter?',
+  'Sorry, I did not catch your name at all, my hearing aid whistled. How do you spell it?',
+  'Your name came out all crackly. Say your name again, slowly, and spell it?',
+];
+
+/** Said before asking again for something the caller answered but the line garbled. */
+export const LINE_BROKE: readonly string[] = [
+  'Sorry, the line broke up just then.',
+  'You went all crackly for a second there.',
+  'I missed that, this old phone.',
+  'Pardon? I only heard half of that.',
+];

@@ -9,7 +9,19 @@ import type { Intel } from '../../domain/intel.js';
 import { pick, type Rng } from '../rng.js';
 import type { Persona } from '../types.js';
 import { callerIntents, type CallerIntent } from './intents.js';
-import { ASKS, KEEP_GOING, REACTIONS, READBACKS, SPELL_NAME, STALLS, type AskField } from './phrases.js';
+import { partialNumber, saidSomething } from './listening.js';
+import {
+  ASKS,
+  KEEP_GOING,
+  LINE_BROKE,
+  REACTIONS,
+  READBACKS,
+  REPEAT_NAME,
+  REPEAT_NUMBER,
+  SPELL_NAME,
+  STALLS,
+  type AskField,
+} from './phrases.js';
 import { speakDigits, spellOut } from './spoken.js';
 import { pendingCallerText, type DialogueEngine, type DialogueState } from './types.js';
 
@@ -24,6 +36,8 @@ export interface ScriptedOptions {
 const AUTHORITY = new Set(['authority_impersonation', 'threat']);
 const PAYMENT = new Set(['untraceable_payment']);
 const REMOTE = new Set(['remote_access']);
+/** Intents that are the form of an answer ("my name is", "are you there?"), not a push of their own. */
+const ANSWERING = new Set<CallerIntent>(['identity', 'presence', 'confirm']);
 
 export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   const rng = opts.rng;
@@ -34,6 +48,10 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   const readBack = new Set<string>();
   const reacted = new Map<CallerIntent, number>();
   let lastField: AskField | undefined;
+  /** The field asked for in the persona's last line, if any: the caller's next words answer it. */
+  let askedLast: AskField | undefined;
+  /** Fields asked again once because the answer came through garbled (each at most once). */
+  const reasked = new Set<AskField>();
 
   const remember = (t: string): string => {
     const at = recent.indexOf(t);
@@ -75,12 +93,32 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
       const said = new Set(state.lines.filter((l) => l.role === 'persona').map((l) => l.text));
       const caller = pendingCallerText(state.lines);
       const intents = callerIntents(caller);
+      const intel = withSelfNamed(state);
+      // An answer that pushed nothing and gave nothing new is one the line garbled, not a change of subject.
+      // ("My name is …" with no name made out is the garbled answer itself, not a push.)
+      const understood = intents.some((i) => !ANSWERING.has(i)) || freshIntel(intel, readBack) !== undefined;
+      const garbled = misheard(caller, intel, askedLast, reasked, understood);
+      askedLast = undefined;
+      if (garbled) reasked.add(garbled.field);
 
       for (let attempt = 0; attempt < 8; attempt++) {
         const parts: string[] = [];
 
+        // 0. The caller answered, but the line garbled it: say what got through and ask again.
+        if (garbled) {
+          if (garbled.partial && (garbled.field === 'callback_numbers' || garbled.field === 'case_numbers'))
+            parts.push(fill(choose(REPEAT_NUMBER[garbled.field]), persona, { value: speakDigits(garbled.partial) }));
+          else if (garbled.field === 'names') parts.push(fill(choose(REPEAT_NAME), persona));
+          else {
+            const t = fresh(ASKS[garbled.field]);
+            if (t) parts.push(`${choose(LINE_BROKE)} ${fill(t, persona)}`);
+          }
+          if (parts.length) askedLast = garbled.field;
+        }
+        const reasking = parts.length > 0;
+
         // 1. Read back one new piece of intel (numbers and names are worth hearing twice).
-        const news = freshIntel(state.intel, readBack);
+        const news = reasking ? undefined : freshIntel(state.intel, readBack);
         if (news) {
           readBack.add(news.value);
           if (news.field === 'names') {
@@ -104,14 +142,15 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
 
         // 3. Ask for what is still missing.
         // Asking again for what the caller already said annoys them; once is enough, twice at most.
-        const fields = askable({ ...state, intel: withSelfNamed(state) }, intents, asks, maxAsks, lastField);
+        const fields = askable({ ...state, intel }, intents, asks, maxAsks, lastField);
         // The first field with a question not asked recently in those words.
-        let asked = false;
-        for (const field of fields) {
+        let asked = reasking;
+        for (const field of asked ? [] : fields) {
           const t = fresh(ASKS[field]);
           if (!t) continue;
           asks.set(field, (asks.get(field) ?? 0) + 1);
           lastField = field;
+          askedLast = field;
           parts.push(fill(t, persona));
           asked = true;
           break;
@@ -156,6 +195,38 @@ function withSelfNamed(state: DialogueState): Intel {
     if (m && !/^(The|A|An|Your|Calling)$/.test(m[2]!.split(' ')[0]!)) return { ...state.intel, names: [m[2]!] };
   }
   return state.intel;
+}
+
+const NUMBER_CONTEXT = /\b(number|call|line|badge|case|reference|extension|phone)\b/i;
+const CASE_CONTEXT = /\b(badge|case|reference|employee|id)\b/i;
+
+/**
+ * The field whose answer the line garbled, and the digits that got through: the persona asked for a
+ * field the caller then answered in words that yielded nothing (`understood`: they pushed something or
+ * gave other intel instead, so the line did carry words), or the caller gave a number (asked or not)
+ * of which only part came through. Each field is asked again like this once per call.
+ */
+export function misheard(
+  caller: string,
+  intel: Intel,
+  askedLast: AskField | undefined,
+  reasked: ReadonlySet<AskField>,
+  understood = false,
+): { field: AskField; partial?: string } | undefined {
+  if (!saidSomething(caller)) return undefined;
+  const partial = partialNumber(caller);
+  const numberField: AskField | undefined =
+    askedLast === 'callback_numbers' || askedLast === 'case_numbers'
+      ? askedLast
+      : partial && NUMBER_CONTEXT.test(caller) && !/\b(dollars?|pounds?|bucks)\b/i.test(caller)
+        ? CASE_CONTEXT.test(caller)
+          ? 'case_numbers'
+          : 'callback_numbers'
+        : undefined;
+  if (numberField && partial && !has(intel, numberField) && !reasked.has(numberField))
+    return { field: numberField, partial };
+  if (!understood && askedLast && !has(intel, askedLast) && !reasked.has(askedLast)) return { field: askedLast };
+  return undefined;
 }
 
 const READBACK_FIELDS = ['names', 'callback_numbers', 'case_numbers', 'urls', 'emails'] as const;

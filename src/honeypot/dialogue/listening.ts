@@ -1,0 +1,32 @@
+/*
+ * Listening through a bad line. Over the phone the caller's words reach the persona through a
+ * recogniser that drops and mangles words, numbers worst of all: a callback number comes out with
+ * half its digits, a name as something no one is called. A person on a bad line says what they
+ * caught and asks for the rest; these rules tell the persona when it heard only part of an answer.
+ */
+import { digitizeSpoken } from '../../rules/intel/spoken.js';
+
+/** Fewer digits than any number worth filing (a US number has 10, a case number rarely fewer than 4). */
+const MIN_WHOLE = 10;
+/** Digit runs, allowing the separators a spoken number leaves ("two oh two, five five five"). */
+const DIGIT_RUN = /\d(?:[\s,.-]{0,3}\d)*/g;
+
+/**
+ * The digits of a number the caller seems to have been giving but that came out short: the longest
+ * run of 3 to 9 digits in their words (spoken digits count). Undefined when they gave no digits, or a
+ * run long enough to be a whole phone number.
+ */
+export function partialNumber(callerText: string): string | undefined {
+  const runs = [...digitizeSpoken(callerText).matchAll(DIGIT_RUN)].map((m) => m[0].replace(/\D/g, ''));
+  if (!runs.length || runs.some((r) => r.length >= MIN_WHOLE)) return undefined;
+  const best = runs.sort((a, b) => b.length - a.length)[0]!;
+  return best.length >= 3 ? best : undefined;
+}
+
+/**
+ * Whether the caller answered at all: a few words, not a one-word "yes" or "hello". The persona takes
+ * an answer that yielded nothing it could note as a line that garbled it, not as a refusal.
+ */
+export function saidSomething(callerText: string): boolean {
+  return callerText.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length >= 3;
+}
