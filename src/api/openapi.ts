@@ -399,6 +399,7 @@ export const OPENAPI = {
         },
       },
       delete: {
+        operationId: 'deleteSession',
         tags: ['sessions'],
         summary:
           'Deletes one ended session of the calling key (record and transcript). Complaints it filed stay: the block list is built from them.',
