@@ -11,6 +11,7 @@ import { metrics } from '../../src/observability/metrics.js';
 import { readJson } from '../../src/server/http/json.js';
 import type { Mount } from '../../src/server/mounts.js';
 import { HttpError, ok, type Route } from '../../src/server/types.js';
+import { SCAN_BODY_LIMIT } from '../../src/server/routes/scan-request.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, unknown>;
@@ -246,7 +247,7 @@ describe('integration/http: over-cap bodies sent whole', function () {
   });
 
   const CASES = [
-    { method: 'POST', path: '/voice/scan', size: 26 * 1024 * 1024, limit: 25 * 1024 * 1024 },
+    { method: 'POST', path: '/voice/scan', size: 26 * 1024 * 1024, limit: SCAN_BODY_LIMIT },
     { method: 'PUT', path: '/domains/example.com', size: 200 * 1024, limit: 64 * 1024 },
   ] as const;
 
