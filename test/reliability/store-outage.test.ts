@@ -1,45 +1,11 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startFakeMongo, type FakeMongo } from '../fixtures/fake-mongo/server.js';
 import { openLive, send, transcript, waitFor, SCAM_CALL } from '../integration/helpers/live-client.js';
+import { cuttableLink, type Link } from './helpers/link.js';
 import { eventually, spawnNode, tempDataDir, testKey, type NodeProcess } from './helpers/node-process.js';
-
-/** A TCP relay to the store that can be cut (every connection reset, new ones refused) and restored. */
-async function relay(target: number): Promise<{ port: number; down(): void; up(): Promise<void>; close(): void }> {
-  const conns = new Set<net.Socket>();
-  let server: net.Server;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = net.createServer((c) => {
-        const s = net.connect(target, '127.0.0.1');
-        conns.add(c).add(s);
-        c.pipe(s).pipe(c);
-        const drop = () => {
-          c.destroy();
-          s.destroy();
-          conns.delete(c);
-          conns.delete(s);
-        };
-        c.on('error', drop).on('close', drop);
-        s.on('error', drop).on('close', drop);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as net.AddressInfo).port;
-        resolve();
-      });
-    });
-  await listen();
-  const down = () => {
-    server.close();
-    for (const c of conns) c.resetAndDestroy();
-    conns.clear();
-  };
-  return { port, down, up: listen, close: down };
-}
 
 /**
  * The store fails at session end (a MongoDB that resets every connection): the node keeps the final record
@@ -48,14 +14,14 @@ async function relay(target: number): Promise<{ port: number; down(): void; up()
 describe('reliability: store outage at session end', function () {
   this.timeout(90_000);
   let mongo: FakeMongo;
-  let link: Awaited<ReturnType<typeof relay>>;
+  let link: Link;
   let node: NodeProcess;
   const key = testKey();
   const dataDir = tempDataDir();
 
   before(async () => {
     mongo = await startFakeMongo();
-    link = await relay(Number(new URL(mongo.url).port));
+    link = await cuttableLink(Number(new URL(mongo.url).port));
     node = await spawnNode({
       dataDir,
       nodeId: 'outage-node',

@@ -27,6 +27,13 @@ export function storedVerdict(s: StoredSession): Verdict {
   return v;
 }
 
+/** The calling key's session, or 404: another key's session is reported exactly like a missing one. */
+async function ownSession(s: Services, id: string, keyId: string): Promise<StoredSession> {
+  const found = id.length <= 200 ? await s.store.sessions.get(id) : null;
+  if (!found || found.key_id !== keyId) throw new HttpError(404, `session not found: ${id}`);
+  return found;
+}
+
 export function sessionsRoutes(s: Services): Route[] {
   return [
     {
@@ -44,10 +51,7 @@ export function sessionsRoutes(s: Services): Route[] {
       path: '/voice/sessions/:id',
       auth: 'header',
       handle: async (req) => {
-        const id = req.params.id ?? '';
-        const found = id.length <= 200 ? await s.store.sessions.get(id) : null;
-        // Another key's session is reported exactly like a missing one: existence is not disclosed.
-        if (!found || found.key_id !== req.key!.id) throw new HttpError(404, `session not found: ${id}`);
+        const found = await ownSession(s, req.params.id ?? '', req.key!.id);
         return ok({ session: publicRecord(found), verdict: storedVerdict(found), intel: found.intel });
       },
     },
@@ -57,8 +61,7 @@ export function sessionsRoutes(s: Services): Route[] {
       auth: 'header',
       handle: async (req) => {
         const id = req.params.id ?? '';
-        const found = id.length <= 200 ? await s.store.sessions.get(id) : null;
-        if (!found || found.key_id !== req.key!.id) throw new HttpError(404, `session not found: ${id}`);
+        const found = await ownSession(s, id, req.key!.id);
         // A live call would write its record back when it ends: it is deleted after that, not before.
         if (found.state === 'open') throw new HttpError(409, `session is live: delete it after it ends (${id})`);
         await s.store.sessions.delete(id);
