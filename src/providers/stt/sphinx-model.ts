@@ -40,20 +40,22 @@ export function languageModel(roots: readonly string[] = [REPO_ROOT, path.resolv
 
 /**
  * Telephone audio (source ≤ 11 kHz): band-fill noise RMS (0 for none) and whether to start from
- * telephone-band cepstral means. On the flite tuning voices the fill with the model's own means did
- * better (median word error 22 % against 29 % with the earlier call model), but it cost eSpeak's voice
- * the words the recogniser's contract tests check, and together the two fail; until the spoken-call
- * benchmark has compared them on the report voices, the telephone means stay (docs/speech-model.md).
+ * telephone-band cepstral means. The shared batch decoders normalise each utterance by its own mean
+ * (the model's `-cmn batch`), so the means only set where a live decoder would start, and the fill is
+ * what keeps the empty upper band and the digital silence between words in the range the model knows:
+ * without it eSpeak's "five five five one two" came out "five five five was to" on every search setting
+ * tried (docs/speech-model.md). It once cost eSpeak's words on a continuous decoder with live means.
  */
 export const TELEPHONE_FRONT_END: { bandFill: number; telephoneMeans: boolean } = {
-  bandFill: 0,
+  bandFill: BAND_FILL_RMS,
   telephoneMeans: true,
 };
 /** The fill level the tuning sweep chose, for when the fill is on. */
 export const TUNED_BAND_FILL_RMS = BAND_FILL_RMS;
 
 /**
- * Decoder settings beyond the models: the language weight and beams chosen on the tuning voices
- * (bench/speech, docs/speech-model.md).
+ * Decoder settings beyond the models. No lattice rescoring (`-bestpath`): on band-filled telephone
+ * utterances it re-picked the weakest spoken digit ("three four" became "three floor" at the tuned fill
+ * level), while the flat pass's own answer kept the digits at every fill level from 80 to 200.
  */
-export const DECODER_ARGS: readonly string[] = [];
+export const DECODER_ARGS: readonly string[] = ['-bestpath', 'no'];

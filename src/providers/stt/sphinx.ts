@@ -13,6 +13,7 @@ import path from 'node:path';
 import { concatMap, filter, map, Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { isExecutable, isReadable } from '../../util/files.js';
+import { bandFill } from './band-fill.js';
 import { createCallSlots } from './call-slots.js';
 import { DECODER_ARGS, languageModel, TELEPHONE_FRONT_END } from './sphinx-model.js';
 import { SphinxPool } from './sphinx-pool.js';
@@ -100,7 +101,9 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
     const key = `${sampleRate}:${narrowband}`;
     let p = pools.get(key);
     if (!p) {
-      // Band-fill noise (band-fill.ts) is off in sphinx-model.ts; telephone means are what narrowband gets.
+      // pocketsphinx_batch normalises each utterance by its own cepstral mean (the model's `-cmn batch`),
+      // so the telephone means only set where a live decoder would start; the band fill is what keeps
+      // the empty upper band (and the digital silence between words) in the range the model knows.
       const means = narrowband && TELEPHONE_FRONT_END.telephoneMeans;
       const frontEnd = ['-samprate', String(sampleRate), ...(means ? ['-featparams', telephoneParams] : [])];
       p = new SphinxPool({ binary: install.batchBinary, args: [...model, ...frontEnd, ...search], size, id, log });
@@ -124,13 +127,16 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
         log.debug({ language: opts.language }, 'sphinx: only US English is installed; recognising as English');
       }
       const decoders = pool(opts.sampleRate, narrow(opts.sourceRate));
+      const fill = narrow(opts.sourceRate) && opts.sampleRate === 16_000 ? TELEPHONE_FRONT_END.bandFill : 0;
       return audio$.pipe(
         filter((utterance) => utterance.length > 0),
         concatMap(
           (utterance) =>
             new Observable<string>((out) => {
               const abort = new AbortController();
-              decoders.decode(utterance, opts.sampleRate, opts.priority ?? 'live', abort.signal).then(
+              // A fresh fill per utterance: the same utterance always decodes the same way.
+              const pcm = fill > 0 ? bandFill(fill)(utterance) : utterance;
+              decoders.decode(pcm, opts.sampleRate, opts.priority ?? 'live', abort.signal).then(
                 (text) => {
                   out.next(text);
                   out.complete();
