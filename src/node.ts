@@ -69,6 +69,8 @@ export async function startNode(
       });
     }
   } catch (err) {
+    // Mounts started their timers (session leases) when mounted: stop them, or the process never exits.
+    await drainWithin(drains, 1000, log);
     await closeServices(services);
     throw err;
   }

@@ -117,11 +117,6 @@ describe('reliability: SIGTERM within the orchestrator’s grace, with a slow re
 
   it('default settings: every call gets session.ended with the rules’ verdict within 25 s, the node exits inside 30 s', async () => {
     const { endedAfter, exit, exitedAfter, runs } = await callsThenSigterm({ VOICE_DRAIN_SECONDS: '' });
-    console.log(
-      'FIG',
-      endedAfter.map((e) => e.at),
-      exitedAfter,
-    );
     for (const { at, ended, closed } of endedAfter) {
       expect(at).to.be.below(25_000);
       expect((ended.verdict as Record<string, unknown>).level).to.equal('scam');
