@@ -147,19 +147,25 @@ function ensureSpeech() {
 }
 
 /** Installs missing test programs with apt-get (as root, or through sudo); says what it could not do. */
-function ensureTestTools() {
-  const missing = Object.entries(TEST_TOOLS).filter(([, program]) => program && !onPath(program));
+/** Debian packages only the spoken-call benchmarks use (the natural HTS voice), for `npm run bench`. */
+const BENCH_TOOLS = {
+  festival: 'text2wave',
+  'festvox-us-slt-hts': null, // the voice, used through festival
+};
+
+function ensureTestTools(tools = TEST_TOOLS, who = 'Tests') {
+  const missing = Object.entries(tools).filter(([, program]) => program && !onPath(program));
   if (missing.length === 0) return;
-  const names = Object.keys(TEST_TOOLS);
+  const names = Object.keys(tools);
   if (!onPath('apt-get')) {
     console.error(
-      `Tests that drive ${missing.map(([p]) => p).join(', ')} will skip or fail: install them (${names.join(' ')}).`,
+      `${who} that drive ${missing.map(([p]) => p).join(', ')} will skip or fail: install them (${names.join(' ')}).`,
     );
     return;
   }
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  console.error(`Installing the test programs (${missing.map(([p]) => p).join(', ')} missing) ...`);
+  console.error(`Installing the ${who.toLowerCase()}' programs (${missing.map(([p]) => p).join(', ')} missing) ...`);
   const apt = (args) =>
     spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], {
       stdio: 'inherit',
@@ -167,7 +173,7 @@ function ensureTestTools() {
     });
   apt(['update']);
   if (apt(['install', '-y', '--no-install-recommends', ...names]).status !== 0) {
-    console.error('apt-get install failed: tests that need these programs will fail.');
+    console.error(`apt-get install failed: ${who.toLowerCase()} that need these programs will fail.`);
   }
 }
 
@@ -200,6 +206,7 @@ function main() {
     ensureTestTools();
     ensurePromtool();
   }
+  if (process.argv.includes('--bench-tools')) ensureTestTools({ ...TEST_TOOLS, ...BENCH_TOOLS }, 'Benchmarks');
   const depsOnly = process.argv.includes('--deps-only');
   const deps = depsProblem();
   if (deps) {
