@@ -50,8 +50,6 @@ export const TELEPHONE_FRONT_END: { bandFill: number; telephoneMeans: boolean } 
   bandFill: BAND_FILL_RMS,
   telephoneMeans: true,
 };
-/** The fill level the tuning sweep chose, for when the fill is on. */
-export const TUNED_BAND_FILL_RMS = BAND_FILL_RMS;
 
 /**
  * Decoder settings beyond the models. No lattice rescoring (`-bestpath`): on band-filled telephone
