@@ -1,39 +1,13 @@
 import { expect } from 'chai';
-import type { Utterance } from '../../../src/domain/frames.js';
 import { partialNumber, saidSomething } from '../../../src/honeypot/dialogue/listening.js';
 import { ASKS, LINE_BROKE, REPEAT_NAME, REPEAT_NUMBER } from '../../../src/honeypot/dialogue/phrases.js';
-import { createScriptedDialogue, misheard } from '../../../src/honeypot/dialogue/scripted.js';
-import type { DialogueEngine, DialogueState } from '../../../src/honeypot/dialogue/types.js';
+import { misheard } from '../../../src/honeypot/dialogue/scripted.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
-import { seededRng } from '../../../src/honeypot/rng.js';
-import { createRuleScorer } from '../../../src/rules/index.js';
+import { scriptedCall } from './call.js';
 
 const persona = PERSONAS[0]!;
 
-/** A call driven one caller line at a time, through the rule engine as the pipeline does. */
-function call(seed: number): { say(text: string): Promise<string>; engine: DialogueEngine } {
-  const engine = createScriptedDialogue({ rng: seededRng(seed) });
-  const rules = createRuleScorer();
-  const lines: Utterance[] = [{ role: 'persona', speaker: persona.name, text: persona.greeting!, at: 0 }];
-  return {
-    engine,
-    async say(text: string) {
-      lines.push({ role: 'caller', speaker: 'caller', text, at: lines.length });
-      const a = rules.push(text);
-      const state: DialogueState = {
-        persona,
-        lines: [...lines],
-        intel: rules.intel(),
-        tactics: a.tactics,
-        category: a.category,
-        score: a.score,
-      };
-      const reply = await engine.reply(state, new AbortController().signal);
-      lines.push({ role: 'persona', speaker: persona.name, text: reply, at: lines.length });
-      return reply;
-    },
-  };
-}
+const call = (seed: number) => scriptedCall(persona, seed);
 
 const asksFor = (reply: string, field: keyof typeof ASKS) => ASKS[field].some((t) => reply.includes(t.split('{')[0]!));
 const repeatLine = (reply: string) =>

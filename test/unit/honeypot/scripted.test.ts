@@ -1,37 +1,17 @@
 import { expect } from 'chai';
-import type { Utterance } from '../../../src/domain/frames.js';
-import { createScriptedDialogue, nextField } from '../../../src/honeypot/dialogue/scripted.js';
+import { nextField } from '../../../src/honeypot/dialogue/scripted.js';
 import type { DialogueState } from '../../../src/honeypot/dialogue/types.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
-import { seededRng } from '../../../src/honeypot/rng.js';
-import { createRuleScorer } from '../../../src/rules/index.js';
+import { scriptedCall } from './call.js';
 
 const persona = PERSONAS[0]!;
 
 /** Plays caller lines against the engine the way the pipeline does: rule engine view, whole transcript. */
 async function converse(callerLines: string[], seed = 1): Promise<{ replies: string[]; states: DialogueState[] }> {
-  const engine = createScriptedDialogue({ rng: seededRng(seed) });
-  const rules = createRuleScorer();
-  const lines: Utterance[] = [{ role: 'persona', speaker: persona.name, text: persona.greeting!, at: 0 }];
+  const call = scriptedCall(persona, seed);
   const replies: string[] = [];
-  const states: DialogueState[] = [];
-  for (const [i, text] of callerLines.entries()) {
-    lines.push({ role: 'caller', speaker: 'caller', text, at: i });
-    const a = rules.push(text);
-    const state: DialogueState = {
-      persona,
-      lines: [...lines],
-      intel: rules.intel(),
-      tactics: a.tactics,
-      category: a.category,
-      score: a.score,
-    };
-    states.push(state);
-    const reply = await engine.reply(state, new AbortController().signal);
-    replies.push(reply);
-    lines.push({ role: 'persona', speaker: persona.name, text: reply, at: i });
-  }
-  return { replies, states };
+  for (const text of callerLines) replies.push(await call.say(text));
+  return { replies, states: call.states };
 }
 
 describe('honeypot scripted dialogue', () => {
