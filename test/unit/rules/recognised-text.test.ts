@@ -55,4 +55,24 @@ describe('rules on recognised speech', () => {
     expect(ids('we will never ask you for your password or your pin')).to.not.include('credential_request');
     expect(ids('remember i will not ask you to read me any code')).to.not.include('otp_request');
   });
+
+  it('reads the decisive words through common recognition errors', () => {
+    // Heard on telephone-band speech of tuning calls: "buy" as "by", "issued" lost, "earliest" cut short.
+    expect(ids('press one to speak with an officer or a warrant will be a hundred and you')).to.include.members([
+      'officer_title',
+      'arrest_threat',
+    ]);
+    expect(ids('can you by thirteen gift cards and send me the pictures')).to.include('gift_card_payment');
+    expect(ids('we accept gift card or you can wire it we need it right now')).to.include('gift_card_payment');
+    expect(ids('you qualify to consolidating your debt and lower your monthly payment')).to.include(
+      'debt_reduction_offer',
+    );
+    expect(ids('when you get this message kindly call back at the early as possible')).to.include('call_back');
+  });
+
+  it('keeps the same words honest where nothing is asked', () => {
+    expect(ids('i stopped by the mall and got her a gift card for her birthday')).to.not.include('gift_card_payment');
+    expect(ids('you should talk to a police officer about the accident')).to.not.include('officer_title');
+    expect(scoreText('i will call you back at the earliest when i get home tonight').score).to.be.below(0.3);
+  });
 });
