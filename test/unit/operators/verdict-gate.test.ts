@@ -73,9 +73,9 @@ describe('verdictGate operator', () => {
     gate('-a-b-|', { a: model(0.9), b: rules(0.4) }, '-x---|', { x: [0.9, 'scam', 'Tax Collection'] });
   });
 
-  it('strong rules lift a model that says clean only halfway (combined)', () => {
+  it('strong rules stand over a model that says clean (combined)', () => {
     gate('-a-b-|', { a: model(0.2), b: rules(0.9) }, '---y-|', {
-      y: [0.55, 'suspicious', 'Tax Collection'],
+      y: [0.9, 'scam', 'Tax Collection'],
     });
   });
 
