@@ -1,9 +1,9 @@
-import { probeDuration, transcribeScanAudio } from '../../audio/scan-audio.js';
+import { probeDuration, transcribeScanAudio } from '../../../pipelines/scan/audio.js';
 import { SCAN_ANSWER_RESERVE_MS } from '../../audio/scan-budget.js';
 import { scanPrice } from '../../domain/prices.js';
 import { metrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
-import { runScan, transcriptUtterances } from '../../../pipelines/scan.js';
+import { runScan, transcriptUtterances } from '../../../pipelines/scan/pipeline.js';
 import { HttpError, ok, type Route } from '../types.js';
 import { parseScanRequest } from './scan-body.js';
 import { SCAN_BODY_LIMIT } from './scan-request.js';

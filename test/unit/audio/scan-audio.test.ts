@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { probeDuration, transcribeScanAudio, type ScanAudioInput } from '../../../src/audio/scan-audio.js';
+import { probeDuration, transcribeScanAudio, type ScanAudioInput } from '../../../pipelines/scan/audio.js';
 import { writeWav } from '../../../src/audio/wav.js';
 import { pcm16ToBytes } from '../../../src/audio/pcm16.js';
 import { encodeMulaw } from '../../../src/audio/g711-encode.js';

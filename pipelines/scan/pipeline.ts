@@ -2,17 +2,17 @@
  * Scan: score one finished call (a transcript, or utterances transcribed from a recording), file it when
  * asked and the verdict is `scam`, and store it as a session of kind `scan`.
  */
-import { analyzeCall } from '../src/analysis/analyze.js';
-import type { Utterance } from '../src/domain/frames.js';
-import { countIntel, type Intel } from '../src/domain/intel.js';
-import type { StoredSession } from '../src/domain/session.js';
-import type { Verdict } from '../src/domain/verdict.js';
-import { callerText, formatTranscript, parseTranscript } from '../src/rules/index.js';
-import { metrics } from '../src/observability/metrics.js';
-import type { Services } from '../src/services.js';
-import { withTimeout } from '../src/util/abort.js';
-import { fileComplaints } from './filing.js';
-import { uuidv7 } from '../src/util/uuid7.js';
+import { analyzeCall } from '../../src/analysis/analyze.js';
+import type { Utterance } from '../../src/domain/frames.js';
+import { countIntel, type Intel } from '../../src/domain/intel.js';
+import type { StoredSession } from '../../src/domain/session.js';
+import type { Verdict } from '../../src/domain/verdict.js';
+import { callerText, formatTranscript, parseTranscript } from '../../src/rules/index.js';
+import { metrics } from '../../src/observability/metrics.js';
+import type { Services } from '../../src/services.js';
+import { withTimeout } from '../../src/util/abort.js';
+import { fileComplaints } from '../filing.js';
+import { uuidv7 } from '../../src/util/uuid7.js';
 
 /** Spec: final analysis takes up to 20 seconds. */
 export const ANALYSIS_TIMEOUT_MS = 20_000;

@@ -1,19 +1,19 @@
 import { finalize, Subject } from 'rxjs';
-import type { Config } from '../src/config.js';
-import type { EndReason, OutboundFrame } from '../src/domain/frames.js';
-import { conversation } from '../src/honeypot/conversation.js';
-import { createGenerativeDialogue } from '../src/honeypot/dialogue/generative.js';
-import { createLennyDialogue } from '../src/honeypot/dialogue/lenny.js';
-import { createScriptedDialogue } from '../src/honeypot/dialogue/scripted.js';
-import type { DialogueEngine } from '../src/honeypot/dialogue/types.js';
-import { choosePersona, personaInfo } from '../src/honeypot/personas.js';
-import { seededRng, type Rng } from '../src/honeypot/rng.js';
-import { honeypotTiming, type HoneypotTiming } from '../src/honeypot/timing.js';
-import type { Persona } from '../src/honeypot/types.js';
-import { createChatModel, type ChatModel } from '../src/providers/llm/chat.js';
-import { LIVE_PROFILES } from './live/profile.js';
-import { liveSession } from './live/session.js';
-import type { Pipeline, PipelineContext } from './types.js';
+import type { Config } from '../../src/config.js';
+import type { EndReason, OutboundFrame } from '../../src/domain/frames.js';
+import { conversation } from './conversation.js';
+import { createGenerativeDialogue } from '../../src/honeypot/dialogue/generative.js';
+import { createLennyDialogue } from '../../src/honeypot/dialogue/lenny.js';
+import { createScriptedDialogue } from '../../src/honeypot/dialogue/scripted.js';
+import type { DialogueEngine } from '../../src/honeypot/dialogue/types.js';
+import { choosePersona, personaInfo } from '../../src/honeypot/personas.js';
+import { seededRng, type Rng } from '../../src/honeypot/rng.js';
+import { honeypotTiming, type HoneypotTiming } from './timing.js';
+import type { Persona } from '../../src/honeypot/types.js';
+import { createChatModel, type ChatModel } from '../../src/providers/llm/chat.js';
+import { LIVE_PROFILES } from '../live/profile.js';
+import { liveSession } from '../live/session.js';
+import type { Pipeline, PipelineContext } from '../types.js';
 
 export interface HoneypotOptions {
   /** Replaces the dialogue engine (tests, simulation); default: generative when a chat model is configured, else scripted. */

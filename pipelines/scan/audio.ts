@@ -7,19 +7,19 @@
  * decoded in parallel, one per decoder the recogniser has.
  */
 import { from, lastValueFrom, filter, map, mergeMap, of, toArray, type Observable } from 'rxjs';
-import type { Utterance } from '../domain/frames.js';
-import { HttpError } from '../server/types.js';
-import type { Services } from '../services.js';
+import type { Utterance } from '../../src/domain/frames.js';
+import { HttpError } from '../../src/server/types.js';
+import type { Services } from '../../src/services.js';
 import { resample } from '../../operators/resample.js';
 import { segment } from '../../operators/segment.js';
 import { transcribe, type TranscribeOptions } from '../../operators/transcribe.js';
-import type { SpeechToText, SttResult } from '../providers/stt/types.js';
-import { scanBudget } from './scan-budget.js';
-import { sniffContainer } from './container.js';
-import { decodeWithFfmpeg, FfmpegError } from './ffmpeg.js';
-import { MULAW_TO_PCM, decodeG711 } from './g711.js';
-import { pcm16FromBytes } from './pcm16.js';
-import { isWav, parseWav, WavError, wavToMono } from './wav.js';
+import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
+import { scanBudget } from '../../src/audio/scan-budget.js';
+import { sniffContainer } from '../../src/audio/container.js';
+import { decodeWithFfmpeg, FfmpegError } from '../../src/audio/ffmpeg.js';
+import { MULAW_TO_PCM, decodeG711 } from '../../src/audio/g711.js';
+import { pcm16FromBytes } from '../../src/audio/pcm16.js';
+import { isWav, parseWav, WavError, wavToMono } from '../../src/audio/wav.js';
 
 export interface ScanAudioInput {
   bytes: Buffer;
