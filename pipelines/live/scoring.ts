@@ -7,7 +7,7 @@ import { modelScore, type ModelScoreResult } from '../../operators/model-score.j
 import { ruleScore } from '../../operators/rule-score.js';
 import { verdictGate, type ScoreUpdate } from '../../operators/verdict-gate.js';
 import type { PipelineContext } from '../types.js';
-import type { ReportError } from './audio.js';
+import type { ReportError } from './transcription.js';
 import type { LiveProfile } from './profile.js';
 import type { LiveState } from './state.js';
 

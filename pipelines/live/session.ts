@@ -27,12 +27,11 @@ import { meter, MINUTE_MS } from '../../operators/meter.js';
 import { timeLimit } from '../../operators/time-limit.js';
 import { routeFrames } from '../../operators/route-frames.js';
 import type { PipelineContext } from '../types.js';
-import type { ReportError } from './audio.js';
 import { endSession } from './ending.js';
 import type { LiveProfile } from './profile.js';
 import { liveScoring } from './scoring.js';
 import { LiveState } from './state.js';
-import { liveUtterances } from './utterances.js';
+import { liveUtterances, type ReportError } from './transcription.js';
 
 /** What a product adds to the common live session (the honeypot's persona and dialogue). */
 export interface LiveHooks {
