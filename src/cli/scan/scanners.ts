@@ -14,6 +14,7 @@ import type { Config } from '../../config.js';
 import type { Intel } from '../../domain/intel.js';
 import type { Verdict } from '../../domain/verdict.js';
 import { createLogger } from '../../log.js';
+import { scanAudioHttpError } from '../../server/routes/scan-audio-errors.js';
 import { HttpError } from '../../server/types.js';
 import { readTranscript, type InputFile } from './inputs.js';
 import { withRetryAfter, type RetryPolicy } from './retry.js';
@@ -140,7 +141,9 @@ function requireRaw(settings: ScanSettings): RawAudio {
 }
 
 /** A scan failure as one short line (the service's HTTP errors keep their status). */
-export function failureText(e: unknown): string {
+export function failureText(err: unknown): string {
+  // A file's unreadable audio reads as the service would answer it (400), whether scanned here or there.
+  const e = scanAudioHttpError(err);
   if (e instanceof HttpError) return `${e.status}: ${e.message}`;
   return e instanceof Error ? e.message : String(e);
 }
