@@ -16,7 +16,10 @@ import { textUtterances } from '../../operators/utterances.js';
 import type { AudioFormat, AudioFrame, Role, Track, Utterance } from '../../src/domain/frames.js';
 import { metrics } from '../../src/observability/metrics.js';
 import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
-import type { PipelineContext } from '../types.js';
+import type { StageContext } from '../types.js';
+
+/** The ports transcription uses. */
+type TranscriptionContext = StageContext<'stt' | 'log' | 'tuning'>;
 
 /** Reports a provider refusal as `session.error` (`error`: the provider's message, `text`: what failed). */
 export type ReportError = (error: string, text: string) => void;
@@ -34,13 +37,13 @@ export const WAITING_SPEECH_SECONDS = 30;
  * `tracks=both`), plus any extra lines (the honeypot's persona), in the order they become final.
  */
 export function liveUtterances(
-  ctx: PipelineContext,
+  ctx: TranscriptionContext,
   lanes: Pick<FrameLanes, 'inbound$' | 'outbound$' | 'text$'>,
   report: ReportError,
   extra$: Observable<Utterance>[] = [],
 ): Observable<Utterance> {
   const branches = [lanes.text$.pipe(textUtterances(ctx.scheduler))];
-  if (!ctx.services.stt) {
+  if (!ctx.ports.stt) {
     // Text-only deployment: the first audio of either track is reported once.
     branches.push(audioUtterances(ctx, 'inbound', merge(lanes.inbound$, lanes.outbound$), report));
   } else {
@@ -58,12 +61,12 @@ export function liveUtterances(
  * audio is dropped; the session continues on text.
  */
 export function audioUtterances(
-  ctx: PipelineContext,
+  ctx: TranscriptionContext,
   track: Track,
   audio$: Observable<AudioFrame>,
   report: ReportError,
 ): Observable<Utterance> {
-  const stt = ctx.services.stt;
+  const stt = ctx.ports.stt;
   if (!stt) {
     return audio$.pipe(
       take(1),
@@ -72,7 +75,7 @@ export function audioUtterances(
     );
   }
   const role: Role = track === 'outbound' ? 'callee' : 'caller';
-  const segmenter = ctx.services.config.tuning?.segmenter;
+  const segmenter = ctx.ports.tuning?.segmenter;
   const opts: TrackSpeechOptions = {
     ...(ctx.spec.options.language ? { language: ctx.spec.options.language } : {}),
     ...(segmenter ? { segmenter } : {}),
@@ -120,12 +123,12 @@ export function transcribeAudio(
 
 /** How a call waits for this node's recogniser: told once, in the log, the metrics and `session.error`. */
 function leaseHooks(
-  ctx: PipelineContext,
+  ctx: TranscriptionContext,
   stt: SpeechToText,
   track: Track,
   report: ReportError,
 ): TrackSpeechOptions['lease'] {
-  const log = ctx.services.log;
+  const log = ctx.ports.log;
   const at = { session: ctx.sessionId, track, stt: stt.id };
   return {
     scheduler: ctx.scheduler,

@@ -8,11 +8,11 @@
  */
 import { from, lastValueFrom, filter, map, mergeMap, of, toArray, type Observable } from 'rxjs';
 import type { Utterance } from '../../src/domain/frames.js';
-import type { Services } from '../../src/services.js';
 import { resample } from '../../operators/resample.js';
 import { segment } from '../../operators/segment.js';
 import { transcribe, type TranscribeOptions } from '../../operators/transcribe.js';
 import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
+import type { PortsOf } from '../ports.js';
 import { ScanAudioError } from './audio-error.js';
 import { scanBudget } from '../../src/audio/scan-budget.js';
 import { sniffContainer } from '../../src/audio/container.js';
@@ -54,14 +54,14 @@ export interface ScanDeadline {
 }
 
 export async function transcribeScanAudio(
-  services: Pick<Services, 'stt'> & { config?: Pick<Services['config'], 'tuning'> },
+  ports: PortsOf<'stt' | 'tuning'>,
   input: ScanAudioInput,
   signal?: AbortSignal,
   deadline?: ScanDeadline,
 ): Promise<{ utterances: Utterance[]; seconds: number }> {
   const audio = await load(input, signal);
   if (signal?.aborted) throw signal.reason;
-  const stt = services.stt;
+  const stt = ports.stt;
   if (!stt) throw new ScanAudioError('unavailable', 'transcription failed: this deployment has no speech-to-text');
   const opts = {
     ...(input.language ? { language: input.language } : {}),
@@ -74,7 +74,7 @@ export async function transcribeScanAudio(
   let results$: Observable<SttResult>;
   if (stt.wantsSegments) {
     // Cut first (the VAD is cheap), so the node knows how much speech there is before decoding any.
-    const segmenter = { ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate };
+    const segmenter = { ...ports.tuning?.segmenter, sampleRate: stt.sampleRate };
     const utterances = await lastValueFrom(pcm$.pipe(segment(segmenter), toArray()));
     if (stt.local && deadline) refuseIfTooLong(stt.local, audio, utterances, stt.sampleRate, deadline);
     results$ = inParallel(utterances, stt, opts, stt.local?.parallel ?? 1);

@@ -16,6 +16,7 @@ import type { Verdict } from '../../domain/verdict.js';
 import { createLogger } from '../../log.js';
 import { scanAudioHttpError } from '../../server/routes/scan-audio-errors.js';
 import { HttpError } from '../../server/types.js';
+import { pipelinePorts } from '../../services.js';
 import { readTranscript, type InputFile } from './inputs.js';
 import { withRetryAfter, type RetryPolicy } from './retry.js';
 
@@ -86,6 +87,7 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
   const config: Config = { ...base, dataDir, tts: 'none', bootstrapKeys: [] };
   delete config.mongodbUrl;
   const services = await buildServices(config, createLogger('warn'));
+  const ports = pipelinePorts(services);
   const keyId = 'voice-scan-cli';
   return {
     async scan(file, signal) {
@@ -96,7 +98,7 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
       } else {
         const raw = file.type === 'raw' ? requireRaw(settings) : undefined;
         const heard = await transcribeScanAudio(
-          services,
+          ports,
           {
             bytes: await readFile(file.path),
             encoding: raw?.encoding ?? 'wav',
@@ -110,7 +112,7 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
         audioSeconds = heard.seconds;
       }
       const r = await runScan(
-        services,
+        ports,
         {
           keyId,
           utterances,

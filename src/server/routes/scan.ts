@@ -3,7 +3,7 @@ import { ScanAudioError } from '../../../pipelines/scan/audio-error.js';
 import { SCAN_ANSWER_RESERVE_MS } from '../../audio/scan-budget.js';
 import { scanPrice } from '../../domain/prices.js';
 import { metrics } from '../../observability/metrics.js';
-import type { Services } from '../../services.js';
+import { pipelinePorts, type Services } from '../../services.js';
 import { runScan, transcriptUtterances } from '../../../pipelines/scan/pipeline.js';
 import { HttpError, ok, type Route } from '../types.js';
 import { scanAudioHttpError } from './scan-audio-errors.js';
@@ -25,6 +25,7 @@ export function scanRoutes(s: Services): Route[] {
         const began = Date.now();
         if (!s.config.features.has('scan')) throw new HttpError(503, 'scan is not enabled on this deployment');
         const scan = await parseScanRequest(req);
+        const ports = pipelinePorts(s);
         const keyId = req.key!.id;
 
         let utterances = scan.transcript !== undefined ? transcriptUtterances(scan.transcript) : [];
@@ -45,7 +46,7 @@ export function scanRoutes(s: Services): Route[] {
           let heard: Awaited<ReturnType<typeof transcribeScanAudio>>;
           try {
             heard = await transcribeScanAudio(
-              s,
+              ports,
               { ...audioInput, ...(scan.language ? { language: scan.language } : {}) },
               req.signal,
               { at: began + SCAN_TIMEOUT_MS - SCAN_ANSWER_RESERVE_MS, timeoutSeconds: SCAN_TIMEOUT_MS / 1000 },
@@ -70,7 +71,7 @@ export function scanRoutes(s: Services): Route[] {
         } else metrics.creditsCharged.inc({ product: 'scan' }, scanPrice(undefined));
 
         const result = await runScan(
-          s,
+          ports,
           {
             keyId,
             utterances,
