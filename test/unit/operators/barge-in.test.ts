@@ -18,3 +18,27 @@ describe('bargeIn', () => {
     });
   });
 });
+
+describe('bargeIn: subscription', () => {
+  const loud: CallerActivity = { kind: 'voice', rms: 3000, ms: 20 };
+
+  it('completes with its source and lets go of it then', () => {
+    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const s = cold('lll|', { l: loud });
+      // The third 20 ms frame makes 60 ms of voice.
+      expectObservable(s.pipe(bargeIn({ minVoiceMs: 60 }))).toBe('--x|', { x: undefined });
+      expectSubscriptions(s.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('lets go of its source when unsubscribed, and passes a source error on', () => {
+    newScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const s = hot<CallerActivity>('-t-t-t-t', { t: { kind: 'text' } });
+      expectObservable(s.pipe(bargeIn()), '^--!').toBe('-x-', { x: undefined });
+      expectSubscriptions(s.subscriptions).toBe('^--!');
+      const failing = cold<CallerActivity>('t#', { t: { kind: 'text' } }, new Error('socket'));
+      expectObservable(failing.pipe(bargeIn())).toBe('x#', { x: undefined }, new Error('socket'));
+      expectSubscriptions(failing.subscriptions).toBe('^!');
+    });
+  });
+});

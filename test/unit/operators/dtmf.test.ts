@@ -29,3 +29,16 @@ describe('collectDtmf operator', () => {
     });
   });
 });
+
+describe('collectDtmf: subscription', () => {
+  it('lets go of the frames when they complete, or when unsubscribed', () => {
+    scheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const frames$ = cold<Frame>('a-b|', { a: { kind: 'dtmf', digit: '1' }, b: { kind: 'dtmf', digit: '2' } });
+      expectObservable(frames$.pipe(collectDtmf())).toBe('a-b|', { a: '1', b: '12' });
+      expectSubscriptions(frames$.subscriptions).toBe('^--!');
+      const live$ = hot<Frame>('a-a-a-a', { a: { kind: 'dtmf', digit: '#' } });
+      expectObservable(live$.pipe(collectDtmf()), '^--!').toBe('a-b', { a: '#', b: '##' });
+      expectSubscriptions(live$.subscriptions).toBe('^--!');
+    });
+  });
+});

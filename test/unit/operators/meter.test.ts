@@ -49,3 +49,47 @@ describe('credit meter', () => {
     expect(charged.at(-1)).to.equal(59 * 60_000);
   });
 });
+
+describe('credit meter: teardown', () => {
+  it('drops a debit still pending when the session ends first, and charges nothing after', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable, expectSubscriptions }) => {
+      // The store takes 10 s to answer; the session ends 5 s into the first debit.
+      const debits: Array<ReturnType<typeof cold<boolean>>> = [];
+      const ended$ = meter({
+        debit: () => {
+          const d = cold('10s (t|)', { t: true });
+          debits.push(d);
+          return d;
+        },
+        scheduler: ts,
+      });
+      expectObservable(ended$, '^ 64999ms !').toBe('');
+      ts.schedule(() => {
+        expect(debits).to.have.length(1);
+        expectSubscriptions(debits[0]!.subscriptions).toBe('60s ^ 4999ms !');
+      }, 70_000);
+    });
+  });
+
+  it('runs debits one after another: a slow store delays the next charge instead of overlapping it', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const debits: Array<ReturnType<typeof cold<boolean>>> = [];
+      const ended$ = meter({
+        debit: () => {
+          // The first debit takes 90 s (past the next tick) and is refused.
+          const d = debits.length === 0 ? cold('90s (t|)', { t: true }) : cold('(f|)', { f: false });
+          debits.push(d);
+          return d;
+        },
+        scheduler: ts,
+      });
+      expectObservable(ended$).toBe('150s (c|)', { c: 'credits' });
+      ts.schedule(() => {
+        expectSubscriptions(debits[0]!.subscriptions).toBe('60s ^ 89999ms !');
+        expectSubscriptions(debits[1]!.subscriptions).toBe('150s (^!)');
+      }, 200_000);
+    });
+  });
+});

@@ -46,3 +46,33 @@ describe('paceAudio', () => {
     });
   });
 });
+
+describe('paceAudio: subscription', () => {
+  const clip = (name: string, bytes: number): Clip => ({ name, data: new Uint8Array(bytes) });
+  const simplify = (f: OutboundFrame): string =>
+    f.kind === 'audio' ? `a${f.data.length}` : f.kind === 'mark' ? `m:${f.name}` : f.kind;
+
+  it('lets go of the clips and the interruptions when unsubscribed mid-clip, and sends no frame after', () => {
+    const t = newScheduler();
+    t.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const clips = hot('x', { x: clip('g', 160 * 10) });
+      const interrupt$ = hot('1s i');
+      const out = clips.pipe(paceAudio({ scheduler: t, frameBytes: 160, leadFrames: 1, interrupt$ }), map(simplify));
+      expectObservable(out, '^ 29ms !').toBe('a 19ms a', { a: 'a160' });
+      expectSubscriptions(clips.subscriptions).toBe('^ 29ms !');
+      expectSubscriptions(interrupt$.subscriptions).toBe('^ 29ms !');
+    });
+  });
+
+  it('lets go of the interruptions once the clips ended and all is played', () => {
+    const t = newScheduler();
+    t.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const clips = cold('(x|)', { x: clip('g', 320) });
+      const interrupt$ = hot('1s i');
+      const out = clips.pipe(paceAudio({ scheduler: t, frameBytes: 160, leadFrames: 1, interrupt$ }), map(simplify));
+      expectObservable(out).toBe('a 19ms (am|)', { a: 'a160', m: 'm:g' });
+      expectSubscriptions(clips.subscriptions).toBe('(^!)');
+      expectSubscriptions(interrupt$.subscriptions).toBe('^ 19ms !');
+    });
+  });
+});

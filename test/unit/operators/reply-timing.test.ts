@@ -40,3 +40,25 @@ describe('replyTiming', () => {
     });
   });
 });
+
+describe('replyTiming: subscription', () => {
+  const sig: Record<string, TurnSignal> = { l: { kind: 'line' }, e: { kind: 'end_of_turn' } };
+
+  it('completes with its source and lets go of it then, dropping a pause still running', () => {
+    const t = newScheduler();
+    t.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const s = cold('le-l|', sig);
+      expectObservable(s.pipe(replyTiming({ scheduler: t, pauseMs: 1200 }))).toBe('-x--|', { x: undefined });
+      expectSubscriptions(s.subscriptions).toBe('^---!');
+    });
+  });
+
+  it('lets go of its source when unsubscribed, and no pause fires after', () => {
+    const t = newScheduler();
+    t.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const s = hot('l 5s l', sig);
+      expectObservable(s.pipe(replyTiming({ scheduler: t, pauseMs: 1200 })), '^ 999ms !').toBe('');
+      expectSubscriptions(s.subscriptions).toBe('^ 999ms !');
+    });
+  });
+});

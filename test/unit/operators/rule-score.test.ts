@@ -23,3 +23,19 @@ describe('ruleScore operator', () => {
     });
   });
 });
+
+describe('ruleScore: subscription', () => {
+  it('lets go of the utterances when they complete, or when unsubscribed', () => {
+    scheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const u: Utterance = { role: 'caller', speaker: 'caller', text: 'Hello there.', at: 0 };
+      const done$ = cold('a|', { a: u });
+      expectObservable(done$.pipe(ruleScore(createRuleScorer()))).toBe('a|', { a: createRuleScorer().push(u.text) });
+      expectSubscriptions(done$.subscriptions).toBe('^!');
+      const live$ = hot('-a-a-a', { a: u });
+      expectObservable(live$.pipe(ruleScore(createRuleScorer())), '^-!').toBe('-a', {
+        a: createRuleScorer().push(u.text),
+      });
+      expectSubscriptions(live$.subscriptions).toBe('^-!');
+    });
+  });
+});

@@ -43,3 +43,29 @@ describe('silencePrompts', () => {
     });
   });
 });
+
+describe('silencePrompts: subscription', () => {
+  it('lets go of its source once it hangs up', () => {
+    const t = newScheduler();
+    t.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const s = hot<SilenceSignal>('e 60s s', { e: 'persona_end', s: 'persona_start' });
+      // No prompts left: the first silence hangs up.
+      expectObservable(s.pipe(silencePrompts({ scheduler: t, silenceMs: 1000, maxPrompts: 0 }))).toBe('1s (h|)', {
+        h: { kind: 'hangup' },
+      });
+      expectSubscriptions(s.subscriptions).toBe('^ 999ms !');
+    });
+  });
+
+  it('completes with its source, and lets go of it when unsubscribed', () => {
+    const t = newScheduler();
+    t.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const ended = cold<SilenceSignal>('e|', { e: 'persona_end' });
+      expectObservable(ended.pipe(silencePrompts({ scheduler: t }))).toBe('-|');
+      expectSubscriptions(ended.subscriptions).toBe('^!');
+      const live = hot<SilenceSignal>('e', { e: 'persona_end' });
+      expectObservable(live.pipe(silencePrompts({ scheduler: t })), '^ 7999ms !').toBe('');
+      expectSubscriptions(live.subscriptions).toBe('^ 7999ms !');
+    });
+  });
+});

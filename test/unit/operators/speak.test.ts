@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Subject } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { speak } from '../../../operators/speak.js';
 
 describe('speak', () => {
@@ -44,5 +45,31 @@ describe('speak', () => {
     reqs.next({ name: '1', text: 'x' });
     sub.unsubscribe();
     expect(aborted).to.equal(true);
+  });
+});
+
+describe('speak: subscription', () => {
+  const newScheduler = () =>
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    });
+
+  it('lets go of the requests when unsubscribed, aborting the synthesis in flight', () => {
+    const signals: AbortSignal[] = [];
+    newScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const requests$ = hot('a 10ms b', { a: { name: '1', text: 'hi' }, b: { name: '2', text: 'there' } });
+      const out$ = requests$.pipe(speak((_t, signal) => (signals.push(signal), new Promise<never>(() => {}))));
+      expectObservable(out$, '^ 4ms !').toBe('');
+      expectSubscriptions(requests$.subscriptions).toBe('^ 4ms !');
+    });
+    expect(signals.map((s) => s.aborted)).to.deep.equal([true]);
+  });
+
+  it('lets go of the requests when they complete, while the last synthesis still runs', () => {
+    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const requests$ = cold('a-|', { a: { name: '1', text: 'hi' } });
+      expectObservable(requests$.pipe(speak(() => new Promise<never>(() => {})))).toBe('');
+      expectSubscriptions(requests$.subscriptions).toBe('^-!');
+    });
   });
 });

@@ -33,3 +33,26 @@ describe('startTimeout operator', () => {
     });
   });
 });
+
+describe('startTimeout: subscription', () => {
+  it('lets go of the frames once the start has come, or when the time runs out', () => {
+    const ts = scheduler();
+    ts.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const early$ = hot('-s-x-x', { s: 'start', x: 'frame' });
+      expectObservable(early$.pipe(startTimeout(15_000, ts))).toBe('-(s|)', { s: 'start' });
+      expectSubscriptions(early$.subscriptions).toBe('^!');
+      const late$ = hot('16s s');
+      expectObservable(late$.pipe(startTimeout(15_000, ts))).toBe('15s #', undefined, new StartTimeoutError(15_000));
+      expectSubscriptions(late$.subscriptions).toBe('^ 14999ms !');
+    });
+  });
+
+  it('lets go of the frames when the socket goes before the start', () => {
+    const ts = scheduler();
+    ts.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const frames$ = hot('----s');
+      expectObservable(frames$.pipe(startTimeout(15_000, ts)), '^-!').toBe('');
+      expectSubscriptions(frames$.subscriptions).toBe('^-!');
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { take, takeUntil } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { timeLimit, FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../operators/time-limit.js';
 
@@ -13,6 +14,25 @@ describe('time limit', () => {
     ts.run(({ expectObservable }) => {
       expectObservable(timeLimit(FILTER_TIME_LIMIT_MS, ts)).toBe('60m (t|)', { t: 'time_limit' });
       expectObservable(timeLimit(HONEYPOT_TIME_LIMIT_MS, ts)).toBe('15m (t|)', { t: 'time_limit' });
+    });
+  });
+});
+
+describe('time limit: teardown', () => {
+  it('ends the frames it bounds at the limit, and lets go of them then', () => {
+    const ts = scheduler();
+    ts.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const frames$ = hot('a 20m a 20m a 20m a 20m a');
+      expectObservable(frames$.pipe(takeUntil(timeLimit(HONEYPOT_TIME_LIMIT_MS, ts)))).toBe('a 899999ms |');
+      expectSubscriptions(frames$.subscriptions).toBe('^ 899999ms !');
+    });
+  });
+
+  it('fires nothing once unsubscribed before the limit', () => {
+    const ts = scheduler();
+    ts.run(({ expectObservable }) => {
+      expectObservable(timeLimit(FILTER_TIME_LIMIT_MS, ts), '^ 59m !').toBe('');
+      expectObservable(timeLimit(FILTER_TIME_LIMIT_MS, ts).pipe(take(1))).toBe('60m (t|)', { t: 'time_limit' });
     });
   });
 });

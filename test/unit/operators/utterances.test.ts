@@ -35,3 +35,22 @@ describe('textUtterances operator', () => {
     });
   });
 });
+
+describe('textUtterances: subscription', () => {
+  it('lets go of the frames when they complete, or when unsubscribed', () => {
+    const ts = scheduler();
+    ts.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const done$ = cold<Frame>('-a|', { a: t('Hi') });
+      expectObservable(done$.pipe(textUtterances(ts))).toBe('-a|', {
+        a: { role: 'caller', speaker: 'caller', text: 'Hi', at: 1 },
+      });
+      expectSubscriptions(done$.subscriptions).toBe('^-!');
+      const live$ = hot<Frame>('a-a-a-a', { a: t('Hi') });
+      expectObservable(live$.pipe(textUtterances(ts)), '^--!').toBe('a-b', {
+        a: { role: 'caller', speaker: 'caller', text: 'Hi', at: 0 },
+        b: { role: 'caller', speaker: 'caller', text: 'Hi', at: 2 },
+      });
+      expectSubscriptions(live$.subscriptions).toBe('^--!');
+    });
+  });
+});
