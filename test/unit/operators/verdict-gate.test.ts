@@ -97,3 +97,24 @@ describe('verdictGate operator', () => {
     });
   });
 });
+
+describe('verdictGate: subscription', () => {
+  it('lets go of the score updates when they complete, or when unsubscribed', () => {
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    }).run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const done$ = cold('a-b|', { a: model(0.1, 'none'), b: model(0.2, 'none') });
+      expectObservable(done$.pipe(verdictGate())).toBe('---|');
+      expectSubscriptions(done$.subscriptions).toBe('^--!');
+      const live$ = hot('-a-a-a', { a: model(0.9) });
+      expectObservable(
+        live$.pipe(
+          verdictGate(),
+          map((v) => v.score),
+        ),
+        '^--!',
+      ).toBe('-x-', { x: 0.9 });
+      expectSubscriptions(live$.subscriptions).toBe('^--!');
+    });
+  });
+});
