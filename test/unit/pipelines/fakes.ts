@@ -9,6 +9,7 @@ import type { Frame } from '../../../src/domain/frames.js';
 import type { StoredSession } from '../../../src/domain/session.js';
 import type { Assessment } from '../../../src/domain/verdict.js';
 import { createLogger } from '../../../src/log.js';
+import { pipelinePorts } from '../../../src/services.js';
 import type { Analysis, ModelInput, ModelProvider } from '../../../src/providers/llm/types.js';
 import type { SpeechToText, SttOptions, SttResult } from '../../../src/providers/stt/types.js';
 import type { SessionOptions } from '../../../src/session/types.js';
@@ -168,7 +169,7 @@ export function startSession(
       options: { report: false, tracksBoth: false, ...opts },
     },
     frames$,
-    services: {
+    ports: pipelinePorts({
       config: loadConfig({ VOICE_NODE_ID: 'test-node' }),
       log: createLogger('silent'),
       store: ports.store,
@@ -176,7 +177,7 @@ export function startSession(
       stt: ports.stt ?? null,
       tts: null,
       personas: [],
-    },
+    }),
     scheduler,
   };
   const events: RunningSession['events'] = [];
