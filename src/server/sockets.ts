@@ -26,7 +26,7 @@ import { verifiedVendor } from '../transport/vendor-signature.js';
 import type { Serializer, StartInfo } from '../transport/types.js';
 import type { KeyRecord } from '../store/types.js';
 import { authenticate, presentedKey } from './auth.js';
-import type { Mount, NodeContext } from './mounts.js';
+import type { Mount, NodeContext } from './types.js';
 import { findPersona } from '../honeypot/personas.js';
 
 /**
