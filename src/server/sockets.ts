@@ -8,7 +8,7 @@ import type {
 import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from 'rxjs';
 import { LIVE_PROFILES } from '../../pipelines/live/profile.js';
 import type { Pipeline } from '../../pipelines/types.js';
-import { startTimeout } from '../../operators/start-timeout.js';
+import { startDeadline, startDeadlineMs } from '../../pipelines/start-deadline.js';
 import type { Feature } from '../config.js';
 import type { SessionKind } from '../domain/events.js';
 import type { Frame } from '../domain/frames.js';
@@ -129,7 +129,7 @@ export function liveSockets(services: Services, opts: LiveSocketOptions = {}): L
         maxBackpressure: 4 * 1024 * 1024,
         upgrade: (res, req, context) => upgrade(kind, res, req, context, services, node, supervisor, keyless),
         open: (ws) => {
-          open(ws, opts.startTimeoutMs?.[kind] ?? LIVE_PROFILES[kind].startTimeoutMs, scheduler);
+          open(ws, opts.startTimeoutMs?.[kind] ?? startDeadlineMs(kind), scheduler);
           sockets.add(ws.getUserData());
         },
         message: (ws, message, isBinary) => onMessage(ws, message, isBinary, supervisor, services),
@@ -289,7 +289,7 @@ function open(ws: WebSocket<Conn>, startTimeoutMs: number, scheduler: SchedulerL
   const conn = ws.getUserData();
   conn.ws = ws;
   const ms = conn.keyless ? Math.min(startTimeoutMs, KEYLESS_START_TIMEOUT_MS) : startTimeoutMs;
-  conn.timer = conn.started$.pipe(startTimeout(ms, scheduler)).subscribe({
+  conn.timer = conn.started$.pipe(startDeadline(ms, scheduler)).subscribe({
     error: () => refuse(conn, 'start timeout'),
   });
 }
