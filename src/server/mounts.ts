@@ -1,6 +1,6 @@
 import type { Services } from '../services.js';
 import { liveSockets } from './sockets.js';
-import { sipMount } from '../transport/sip/mount.js';
+import { sipMount } from './sip/mount.js';
 import { consoleMount } from '../console/mount.js';
 import type { Mount, NodeContext } from './types.js';
 
