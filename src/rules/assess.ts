@@ -25,6 +25,9 @@ const COMBINATIONS: ReadonlyArray<[string, string, number]> = [
   // "If you did not authorise this order, press 1": the fake-order robocall's whole script. A bank's
   // real alert says the same and adds an assurance, which outweighs this.
   ['dispute_prompt', 'press_key', 0.5],
+  // "Your power will be disconnected … press 1 to stop the interruption": the utility shut-off robocall's
+  // whole script. A real utility's notice sends the customer to the bill or the website, not a key.
+  ['service_cutoff', 'press_key', 0.8],
 ];
 
 /** Requests an honest caller's assurance promises never to make: asking one afterwards breaks it. */

@@ -75,4 +75,16 @@ describe('rules on recognised speech', () => {
     expect(ids('you should talk to a police officer about the accident')).to.not.include('officer_title');
     expect(scoreText('i will call you back at the earliest when i get home tonight').score).to.be.below(0.3);
   });
+
+  it('reads the utility shut-off robocall through a garbled deadline, and a fee before a sale', () => {
+    const cutoff =
+      'you have an automatic utility interruption within thirty to forty five minutes due to past due balance on your account if you find it to be an error or would like to stop the interruption please press one to speak with the billing department';
+    expect(scoreText(cutoff).score).to.be.at.least(0.85);
+    expect(ids('we need a $2500 transfer to be upfront by wire transfer')).to.include('pay_fee_first');
+    expect(ids("we had at gift card or you i'm wire it we need it right now")).to.include('gift_card_payment');
+    // A real utility's notice sends the customer to the bill or the website, not to a key.
+    const notice =
+      'this is city power and light your payment is past due to avoid an interruption of service please pay online at our website or call the number on your bill';
+    expect(scoreText(notice).score).to.be.below(0.6);
+  });
 });
