@@ -4,30 +4,8 @@
  * form and word error rates are counted on it, so the two always agree on what a "word" is.
  */
 import { spokenNumbersToDigits } from '../audio/spoken-numbers.js';
+import { ONES, TENS } from '../rules/intel/number-words.js';
 
-const ONES = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const ORDINAL: Record<string, string> = {
   one: 'first',
   two: 'second',

@@ -4,44 +4,22 @@
  * words (a cloud recogniser writes them as digits), and the cues that weigh a sum of money or a
  * discount read the written form, so both forms must reach them as one.
  */
-const SMALL: ReadonlyMap<string, number> = new Map(
-  [
-    'zero',
-    'one',
-    'two',
-    'three',
-    'four',
-    'five',
-    'six',
-    'seven',
-    'eight',
-    'nine',
-    'ten',
-    'eleven',
-    'twelve',
-    'thirteen',
-    'fourteen',
-    'fifteen',
-    'sixteen',
-    'seventeen',
-    'eighteen',
-    'nineteen',
-  ].map((w, i) => [w, i]),
-);
-const TENS: ReadonlyMap<string, number> = new Map(
-  ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((w, i) => [w, 20 + 10 * i]),
+import { ONES, TENS } from './number-words.js';
+const SMALL: ReadonlyMap<string, number> = new Map(ONES.map((w, i) => [w, i]));
+const TENS_VALUE: ReadonlyMap<string, number> = new Map(
+  TENS.flatMap((w, i) => (w ? [[w, 10 * i] as [string, number]] : [])),
 );
 const SCALES: ReadonlyMap<string, number> = new Map([
   ['thousand', 1_000],
   ['million', 1_000_000],
 ]);
 
-const WORD = String.raw`(?:${[...SMALL.keys(), ...TENS.keys(), 'hundred', ...SCALES.keys()].join('|')})`;
+const WORD = String.raw`(?:${[...SMALL.keys(), ...TENS_VALUE.keys(), 'hundred', ...SCALES.keys()].join('|')})`;
 /** A number in words ("a hundred", "two hundred and eighty-seven") or in digits ("1,500", "19.99"). */
 const NUMBER = String.raw`(?:(?:an?\s+(?=hundred|thousand|million))?${WORD}(?:(?:\s+and)?[\s-]+${WORD}){0,9}|\d[\d,]*(?:\.\d+)?)`;
 /** A unit of money or share, searched in the lower-cased text; every amount ends in one. */
 const UNIT = /dollars?|bucks|per ?cent/g;
-const NUMBER_WORD: ReadonlySet<string> = new Set([...SMALL.keys(), ...TENS.keys(), 'hundred', ...SCALES.keys()]);
+const NUMBER_WORD: ReadonlySet<string> = new Set([...SMALL.keys(), ...TENS_VALUE.keys(), 'hundred', ...SCALES.keys()]);
 const LAST_WORD = /([a-z0-9,.]+)\s+$/;
 const NUMBER_BEFORE = new RegExp(String.raw`\b(${NUMBER})\s+$`, 'i');
 const CENTS_AFTER = new RegExp(String.raw`^\s+and\s+(${NUMBER})\s+cents?\b`, 'i');
@@ -63,7 +41,7 @@ export function numberValue(words: string): number {
       total += (current || 1) * SCALES.get(word)!;
       current = 0;
     } else {
-      const v = SMALL.get(word) ?? TENS.get(word);
+      const v = SMALL.get(word) ?? TENS_VALUE.get(word);
       if (v === undefined) return NaN;
       // "nineteen ninety-nine" is 1999: a pair said after a pair, with no hundred between, is read on.
       current = v >= 10 && current % 100 >= 10 ? current * 100 + v : current + v;
