@@ -1,8 +1,13 @@
 import type { SessionKind } from '../../src/domain/events.js';
 import type { Product } from '../../src/domain/filing.js';
 import { liveMinutePrice } from '../../src/domain/prices.js';
-import { FILTER_START_TIMEOUT_MS, HONEYPOT_START_TIMEOUT_MS } from '../../operators/start-timeout.js';
-import { FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../operators/time-limit.js';
+import {
+  FILTER_START_TIMEOUT_MS,
+  FILTER_TIME_LIMIT_MS,
+  FINAL_ANALYSIS_MS,
+  HONEYPOT_START_TIMEOUT_MS,
+  HONEYPOT_TIME_LIMIT_MS,
+} from '../../src/domain/limits.js';
 
 /** What differs between the two live products; every live stage is parameterised by it. */
 export interface LiveProfile {
@@ -31,7 +36,7 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     filingProduct: 'filter',
     reportDefault: false,
     minutePrice: (both) => liveMinutePrice('filter', both),
-    finalAnalysisMs: 20_000,
+    finalAnalysisMs: FINAL_ANALYSIS_MS,
     flushMs: 15_000,
   },
   honeypot: {
@@ -42,7 +47,7 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     reportDefault: true,
     // The called party is the persona: nothing to transcribe twice.
     minutePrice: () => liveMinutePrice('honeypot', false),
-    finalAnalysisMs: 20_000,
+    finalAnalysisMs: FINAL_ANALYSIS_MS,
     flushMs: 15_000,
   },
 };

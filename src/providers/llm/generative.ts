@@ -2,6 +2,7 @@
  * The scoring port over any generative backend: prompt, deadline, validation, injection guard.
  * A backend only has to turn (system, user, schema) into one raw JSON value.
  */
+import { FINAL_ANALYSIS_MS } from '../../domain/limits.js';
 import type { Assessment } from '../../domain/verdict.js';
 import { asProviderError, withDeadline } from './deadline.js';
 import { guardInjection } from './injection.js';
@@ -28,7 +29,8 @@ export interface Timeouts {
 }
 
 export const DEFAULT_LIVE_MS = 10_000;
-export const DEFAULT_FINAL_MS = 18_000;
+/** The spec's 20 s less what the rules, intel and the record need after the model answers. */
+export const DEFAULT_FINAL_MS = FINAL_ANALYSIS_MS - 2_000;
 
 export function createGenerativeProvider(
   provider: string,

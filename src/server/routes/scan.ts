@@ -1,14 +1,12 @@
 import { probeDuration, transcribeScanAudio } from '../../audio/scan-audio.js';
 import { SCAN_ANSWER_RESERVE_MS } from '../../audio/scan-budget.js';
+import { SCAN_BODY_LIMIT, SCAN_TIMEOUT_MS } from '../../domain/limits.js';
 import { scanPrice } from '../../domain/prices.js';
 import { metrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
 import { runScan, transcriptUtterances } from '../../../pipelines/scan.js';
 import { HttpError, ok, type Route } from '../types.js';
 import { parseScanRequest } from './scan-body.js';
-import { SCAN_BODY_LIMIT } from './scan-request.js';
-
-export const SCAN_TIMEOUT_MS = 90_000;
 
 /** POST /voice/scan: score a transcript or a recording (spec, POST /scan). */
 export function scanRoutes(s: Services): Route[] {

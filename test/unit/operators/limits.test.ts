@@ -3,7 +3,8 @@ import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { meter } from '../../../operators/meter.js';
 import { startTimeout, StartTimeoutError } from '../../../operators/start-timeout.js';
-import { timeLimit, FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../operators/time-limit.js';
+import { FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../src/domain/limits.js';
+import { timeLimit } from '../../../operators/time-limit.js';
 
 const scheduler = () =>
   new TestScheduler((a, b) => {
