@@ -16,8 +16,6 @@ export interface LiveProfile {
   timeLimitMs: number;
   /** Filing thresholds and complaint product. */
   filingProduct: Product;
-  /** Default of the `report` option when neither the URL nor `params` set it. */
-  reportDefault: boolean;
   minutePrice(tracksBoth: boolean): number;
   /** Spec: final analysis may take up to 20 s after the stop. */
   finalAnalysisMs: number;
@@ -34,7 +32,6 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     startTimeoutMs: FILTER_START_TIMEOUT_MS,
     timeLimitMs: FILTER_TIME_LIMIT_MS,
     filingProduct: 'filter',
-    reportDefault: false,
     minutePrice: (both) => liveMinutePrice('filter', both),
     finalAnalysisMs: FINAL_ANALYSIS_MS,
     flushMs: 15_000,
@@ -44,7 +41,6 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     startTimeoutMs: HONEYPOT_START_TIMEOUT_MS,
     timeLimitMs: HONEYPOT_TIME_LIMIT_MS,
     filingProduct: 'honeypot',
-    reportDefault: true,
     // The called party is the persona: nothing to transcribe twice.
     minutePrice: () => liveMinutePrice('honeypot', false),
     finalAnalysisMs: FINAL_ANALYSIS_MS,
