@@ -7,7 +7,8 @@ import { finalAnalysis } from '../../pipelines/final-analysis.js';
 import { loadConfig } from '../../src/config.js';
 import { createBedrockProvider } from '../../src/providers/llm/bedrock.js';
 import { createLocalProvider } from '../../src/providers/llm/local/provider.js';
-import { ProviderError, type ModelInput } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
+import type { ModelInput } from '../../src/providers/llm/types.js';
 import { startBedrockServer, type LocalServer } from '../fixtures/llm-servers/bedrock.js';
 
 const CALLER =

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config.js';
 import { createOpenAiChat, createOpenAiProvider } from '../../src/providers/llm/openai.js';
 import { TOOL_NAME, TRANSCRIPT_TAG } from '../../src/providers/llm/prompt.js';
-import { ProviderError, type ModelInput } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
+import type { ModelInput } from '../../src/providers/llm/types.js';
 import {
   contentReply,
   errorReply,

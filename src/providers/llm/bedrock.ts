@@ -17,7 +17,8 @@ import { asProviderError, withDeadline } from './deadline.js';
 import { createGenerativeProvider, type StructuredBackend, type Timeouts } from './generative.js';
 import { extractJson, MalformedOutput } from './output.js';
 import { TOOL_NAME } from './prompt.js';
-import { ProviderError, type ModelProvider } from './types.js';
+import { ProviderError } from '../errors.js';
+import type { ModelProvider } from './types.js';
 
 const PROVIDER = 'bedrock';
 /** Errors worth trying again on the next tick. */

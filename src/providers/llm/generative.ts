@@ -9,7 +9,8 @@ import { guardInjection } from './injection.js';
 import { keepCallerQuotes } from './quotes.js';
 import { MalformedOutput, repairAnalysis, repairAssessment } from './output.js';
 import { outputSchema, systemPrompt, userMessage, type PromptMode } from './prompt.js';
-import { ProviderError, type Analysis, type ModelInput, type ModelProvider } from './types.js';
+import { ProviderError } from '../errors.js';
+import type { Analysis, ModelInput, ModelProvider } from './types.js';
 
 export interface StructuredRequest {
   system: string;

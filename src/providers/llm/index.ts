@@ -10,7 +10,7 @@ import { createOpenAiProvider, type OpenAiOptions } from './openai.js';
 import type { ModelProvider } from './types.js';
 
 export type { ModelProvider } from './types.js';
-export { ProviderError } from './types.js';
+export { ProviderError } from '../errors.js';
 export { createChatModel, type ChatModel, type ChatTurn } from './chat.js';
 
 export interface ModelProviderOptions {

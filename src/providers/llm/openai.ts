@@ -17,7 +17,8 @@ import {
 } from './generative.js';
 import { extractJson, MalformedOutput } from './output.js';
 import { TOOL_NAME } from './prompt.js';
-import { ProviderError, type ModelProvider } from './types.js';
+import { ProviderError } from '../errors.js';
+import type { ModelProvider } from './types.js';
 
 const PROVIDER = 'openai';
 type Shape = 'json_schema' | 'tools' | 'plain';

@@ -7,7 +7,7 @@ import { chatTurns, systemPrompt } from '../../../src/honeypot/dialogue/prompt.j
 import type { DialogueState } from '../../../src/honeypot/dialogue/types.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
 import { createChatModel } from '../../../src/providers/llm/chat.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 
 /** A local chat-completions server (the OpenAI-style wire protocol) answering with a queued reply. */
 async function chatServer(answers: string[]) {
