@@ -10,7 +10,7 @@ import { choosePersona, personaInfo } from '../src/honeypot/personas.js';
 import { seededRng, type Rng } from '../src/honeypot/rng.js';
 import { honeypotTiming, type HoneypotTiming } from '../src/honeypot/timing.js';
 import type { Persona } from '../src/honeypot/types.js';
-import { createChatModel, type ChatModel } from '../src/providers/llm/chat.js';
+import { createChatModel, type ChatModel } from '../src/providers/llm/index.js';
 import { LIVE_PROFILES } from './live/profile.js';
 import { liveSession } from './live/session.js';
 import type { Pipeline, PipelineContext } from './types.js';
