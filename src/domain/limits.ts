@@ -30,6 +30,8 @@ export const MODEL_MIN_NEW_CHARS = 120;
 export const RULES_ONLY_MIN = 0.5;
 /** "The score moves by 0.15 or more" sends a new verdict. */
 export const SCORE_STEP = 0.15;
+/** Verdict `summary`: "At most two sentences". */
+export const SUMMARY_MAX_SENTENCES = 2;
 /** "Final analysis time: up to 20 seconds after the stop"; scan and the evaluation harness use the same bound. */
 export const FINAL_ANALYSIS_MS = 20_000;
 
