@@ -2,8 +2,9 @@
  * The product spec's numbers, in one place to check against it: each value quotes the line of the spec it
  * comes from (the session table, "When a verdict event is sent", Webhooks and the Limits table). Operators,
  * pipelines and configuration read them from here, so a change of the spec is one edit reviewed beside
- * its quote. The spec's score numbers are their own concept and live with it: the level bands in
- * `levels.ts`, the filing thresholds in `filing.ts`, the credit prices in `prices.ts`.
+ * its quote. Two honeypot values the spec leaves to the service sit beside its rules and say so. The spec's
+ * score numbers are their own concept and live with it: the level bands in `levels.ts`, the filing
+ * thresholds in `filing.ts`, the credit prices in `prices.ts`.
  */
 import type { SessionKind } from './events.js';
 
@@ -46,6 +47,11 @@ export const HONEYPOT_MAX_PROMPTS = 3;
  * `end_of_turn`) before the persona answers. Short enough to sound attentive, long enough not to cut in.
  */
 export const REPLY_PAUSE_MS = 1200;
+/**
+ * Not in the spec either: the caller's level (RMS of 16-bit PCM) that counts as voice, for barge-in and for
+ * the silence clock. Above line hiss and comfort noise, below quiet speech on a phone line.
+ */
+export const VOICE_RMS_THRESHOLD = 700;
 
 // ---- Audio -----------------------------------------------------------------------------------------
 
