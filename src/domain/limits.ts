@@ -6,8 +6,6 @@
  * score numbers are their own concept and live with it: the level bands in `levels.ts`, the filing
  * thresholds in `filing.ts`, the credit prices in `prices.ts`.
  */
-import type { SessionKind } from './events.js';
-
 // ---- Session start and length --------------------------------------------------------------------
 
 /** "Start message timeout: 15 seconds after connection on the filter stream". */
@@ -64,8 +62,11 @@ export const MAX_FRAME_MS = 200;
 
 // ---- Options -----------------------------------------------------------------------------------------
 
-/** Options table: `report` defaults to `false` on the filter and `true` on the honeypot. */
-export const REPORT_DEFAULT: Readonly<Record<SessionKind, boolean>> = Object.freeze({ filter: false, honeypot: true });
+/** Options table: `report` defaults to `false` on the filter and `true` on the honeypot (one key per session kind). */
+export const REPORT_DEFAULT: Readonly<{ filter: boolean; honeypot: boolean }> = Object.freeze({
+  filter: false,
+  honeypot: true,
+});
 
 // ---- Caps ----------------------------------------------------------------------------------------
 
