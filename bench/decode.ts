@@ -10,7 +10,7 @@ import { from, lastValueFrom, toArray, filter, map, type OperatorFunction } from
 import { decode } from '../operators/decode.js';
 import { resample } from '../operators/resample.js';
 import { segment } from '../operators/segment.js';
-import { transcribeAudio } from '../pipelines/live/speech.js';
+import { transcribeAudio } from '../pipelines/live/transcription.js';
 import { encodeAlaw, encodeMulaw } from '../src/audio/g711-encode.js';
 import { pcm16ToBytes } from '../src/audio/pcm16.js';
 import { resampleAll } from '../src/audio/resampler.js';

@@ -2,7 +2,7 @@ import { complaintComment } from '../src/domain/complaint.js';
 import { filingDecision, type Product } from '../src/domain/filing.js';
 import type { Intel } from '../src/domain/intel.js';
 import type { Verdict } from '../src/domain/verdict.js';
-import type { Store } from '../src/store/types.js';
+import type { SessionStore } from './ports.js';
 import { uuidv7 } from '../src/util/uuid7.js';
 
 export interface FilingInput {
@@ -28,7 +28,10 @@ export interface FilingResult {
  * Files one complaint per number when the spec's filing conditions hold.
  * The store makes a second filing of the same number for the same session a no-op, so a replay files nothing twice.
  */
-export async function fileComplaints(store: Store, input: FilingInput): Promise<FilingResult> {
+export async function fileComplaints(
+  store: Pick<SessionStore, 'complaints'>,
+  input: FilingInput,
+): Promise<FilingResult> {
   const numbers = filingDecision(input.product, input.report, input.verdict, input.from, input.intel);
   if (numbers.length === 0 || input.verdict.category === 'none') return { reported: false, reported_numbers: 0 };
   const subject = input.verdict.category;

@@ -1,6 +1,6 @@
 import type { SessionKind } from '../src/domain/events.js';
 import { filterPipeline } from './filter.js';
-import { honeypotPipeline } from './honeypot.js';
+import { honeypotPipeline } from './honeypot/pipeline.js';
 import type { Pipeline } from './types.js';
 
 /** The pipeline each kind of live session runs; a session actor picks by `spec.kind`. */

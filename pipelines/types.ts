@@ -1,8 +1,8 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { SessionEvent } from '../src/domain/events.js';
 import type { Frame, OutboundFrame } from '../src/domain/frames.js';
-import type { Services } from '../src/services.js';
 import type { SessionSpec } from '../src/session/types.js';
+import type { PipelinePorts } from './ports.js';
 
 /** Everything a session pipeline is built from. The pipeline never knows the transport or vendor. */
 export interface PipelineContext {
@@ -10,7 +10,8 @@ export interface PipelineContext {
   spec: SessionSpec;
   /** Inbound frames after the start message; completes after a `stop` frame. */
   frames$: Observable<Frame>;
-  services: Services;
+  /** The providers, store, log and tuning the graph may use (see ./ports.ts). */
+  ports: PipelinePorts;
   /** Drives every timer (start, cadence, silence, limits, metering): a TestScheduler in tests. */
   scheduler: SchedulerLike;
   /**
@@ -28,3 +29,8 @@ export interface PipelineOutput {
 }
 
 export type Pipeline = (ctx: PipelineContext) => PipelineOutput;
+
+/** A stage's view of the context: the same session, with only the ports named. */
+export type StageContext<K extends keyof PipelinePorts> = Omit<PipelineContext, 'ports'> & {
+  ports: Pick<PipelinePorts, K>;
+};

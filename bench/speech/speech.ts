@@ -19,41 +19,16 @@ import { sleep, startServer, stopServer } from '../lib/procs.js';
 import type { Opts } from '../run.js';
 import { benchCalls, wordErrorRate, type BenchCall } from './calls.js';
 import { channelName, telephoneWav, type Channel, type Voice } from './render.js';
+import { pool, scan, type Verdict } from './scan.js';
 
 const LEVELS = ['clean', 'suspicious', 'likely_scam', 'scam'];
 const rank = (level: string): number => LEVELS.indexOf(level);
 
-interface Verdict {
-  level: string;
-  score: number;
-}
 interface Condition {
   voice: Voice;
   channel: Channel;
   /** Only the first N calls (the costly extra conditions). */
   calls?: number;
-}
-
-async function scan(base: string, key: string, body: object): Promise<{ verdict: Verdict; transcript: string }> {
-  // A kept-alive connection the node has just closed fails the request: retry on a fresh one.
-  for (let attempt = 0; ; attempt++) {
-    let failure: string;
-    try {
-      const res = await fetch(`${base}/voice/scan`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-auth': key, connection: 'close' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as { verdict: Verdict; transcript: string };
-      if (res.ok) return json;
-      failure = `scan answered ${res.status}: ${JSON.stringify(json)}`;
-    } catch (e) {
-      failure = `scan failed: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    if (attempt >= 2) throw new Error(failure);
-    console.error(`[speech] ${failure}; retrying`);
-    await sleep(2000);
-  }
 }
 
 /** One call over the live filter socket: 20 ms μ-law frames at the real-time pace, then `stop`. */
@@ -82,15 +57,6 @@ async function live(wsBase: string, key: string, wav: Buffer): Promise<{ verdict
   const result = await ended;
   ws.close();
   return result;
-}
-
-async function pool<T>(items: T[], width: number, fn: (t: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      for (let t = queue.shift(); t !== undefined; t = queue.shift()) await fn(t);
-    }),
-  );
 }
 
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : '–');

@@ -5,11 +5,14 @@ import type { StoredSession } from '../../src/domain/session.js';
 import { shutdownAnalysisMs } from '../../src/domain/shutdown.js';
 import { CLEAN_VERDICT, type Verdict } from '../../src/domain/verdict.js';
 import type { EventFactory } from '../../src/events/envelope.js';
-import { analyzeCall } from '../../src/analysis/analyze.js';
+import { analyzeCall } from '../analyze.js';
 import { metrics } from '../../src/observability/metrics.js';
 import type { ModelInput } from '../../src/providers/llm/types.js';
 import { fileComplaints, type FilingResult } from '../filing.js';
-import type { PipelineContext } from '../types.js';
+import type { StageContext } from '../types.js';
+
+/** The ports the ending uses. */
+type EndingContext = StageContext<'log' | 'llm' | 'analyzer' | 'store' | 'nodeId'>;
 import type { LiveProfile } from './profile.js';
 import type { LiveState } from './state.js';
 
@@ -26,7 +29,7 @@ export interface EndingOptions {
  * Never fails: a store or filing failure is logged and the client still gets `session.ended`.
  */
 export function endSession(
-  ctx: PipelineContext,
+  ctx: EndingContext,
   profile: LiveProfile,
   state: LiveState,
   events: EventFactory,
@@ -36,14 +39,14 @@ export function endSession(
 }
 
 async function finish(
-  ctx: PipelineContext,
+  ctx: EndingContext,
   profile: LiveProfile,
   state: LiveState,
   events: EventFactory,
   opts: EndingOptions,
 ): Promise<SessionEvent[]> {
-  const { services, spec, sessionId, scheduler } = ctx;
-  const log = services.log.child({ session: sessionId });
+  const { ports, spec, sessionId, scheduler } = ctx;
+  const log = ports.log.child({ session: sessionId });
   const out: SessionEvent[] = [];
 
   const input: ModelInput = {
@@ -72,7 +75,7 @@ async function finish(
   let intel: Intel;
   try {
     // On an analysis worker when the node has one: a call's end must not stall the calls still running.
-    const analysis = await analyzeCall(services, input, ac.signal, (e) =>
+    const analysis = await analyzeCall(ports, input, ac.signal, (e) =>
       out.push(events.error(e.message, 'final analysis by the model failed; the rules verdict stands')),
     );
     verdict = analysis.verdict;
@@ -90,7 +93,7 @@ async function finish(
   const endedAt = new Date(endedMs).toISOString();
   let filing: FilingResult = { reported: false, reported_numbers: 0 };
   try {
-    filing = await fileComplaints(services.store, {
+    filing = await fileComplaints(ports.store, {
       sessionId,
       keyId: spec.key.id,
       product: profile.filingProduct,
@@ -127,7 +130,7 @@ async function finish(
   };
   if (verdict.summary) record.summary = verdict.summary;
   try {
-    await services.store.sessions.put(record);
+    await ports.store.sessions.put(record);
   } catch (e) {
     // The open record written at start stays; the node closes it on recovery.
     log.error({ err: e }, 'writing the session record failed');
@@ -149,7 +152,7 @@ async function finish(
 
 /** The record written when a session starts (`state: open`), so a crashed node's sessions can be closed later. */
 export function openRecord(
-  ctx: Pick<PipelineContext, 'sessionId' | 'spec' | 'services'>,
+  ctx: Pick<StageContext<'nodeId'>, 'sessionId' | 'spec' | 'ports'>,
   startedAtMs: number,
   opts: EndingOptions = {},
 ): StoredSession {
@@ -168,7 +171,7 @@ export function openRecord(
     reported: false,
     key_id: spec.key.id,
     state: 'open',
-    node_id: ctx.services.config.nodeId,
+    node_id: ctx.ports.nodeId,
     tactics: [],
     signals: [],
     intel: {},

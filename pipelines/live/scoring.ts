@@ -1,13 +1,13 @@
 import { defer, EMPTY, filter, finalize, map, merge, tap, type Observable } from 'rxjs';
 import type { Utterance } from '../../src/domain/frames.js';
 import type { Verdict } from '../../src/domain/verdict.js';
-import { openLiveScoring } from '../../src/analysis/analyze.js';
+import { openLiveScoring } from '../analyze.js';
 import { metrics } from '../../src/observability/metrics.js';
 import { modelScore, type ModelScoreResult } from '../../operators/model-score.js';
 import { ruleScore } from '../../operators/rule-score.js';
 import { verdictGate, type ScoreUpdate } from '../../operators/verdict-gate.js';
-import type { PipelineContext } from '../types.js';
-import type { ReportError } from './audio.js';
+import type { StageContext } from '../types.js';
+import type { ReportError } from './transcription.js';
 import type { LiveProfile } from './profile.js';
 import type { LiveState } from './state.js';
 
@@ -17,7 +17,7 @@ import type { LiveState } from './state.js';
  * shared by the caller (it is subscribed to twice).
  */
 export function liveScoring(
-  ctx: PipelineContext,
+  ctx: StageContext<'llm' | 'analyzer'>,
   profile: LiveProfile,
   state: LiveState,
   utterances$: Observable<Utterance>,
@@ -34,11 +34,11 @@ export function liveScoring(
     ruleScore(state.rules),
     map((assessment): ScoreUpdate => ({ from: 'rules', assessment })),
   );
-  const llm = ctx.services.llm;
+  const llm = ctx.ports.llm;
   const model$ = llm
     ? defer(() => {
         // The call's scorer keeps what it has read of the call (on a worker, for the embedded model).
-        const live = openLiveScoring(ctx.services, llm);
+        const live = openLiveScoring(ctx.ports, llm);
         return utterances$.pipe(
           modelScore({
             score: (input, signal) => timed(llm.id, live.score(input, signal)),

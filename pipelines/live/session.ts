@@ -27,13 +27,12 @@ import { collectDtmf } from '../../operators/dtmf.js';
 import { meter } from '../../operators/meter.js';
 import { timeLimit } from '../../operators/time-limit.js';
 import { routeFrames } from '../../operators/route-frames.js';
-import type { PipelineContext } from '../types.js';
-import type { ReportError } from './audio.js';
+import type { PipelineContext, StageContext } from '../types.js';
 import { endSession } from './ending.js';
 import type { LiveProfile } from './profile.js';
 import { liveScoring } from './scoring.js';
 import { LiveState } from './state.js';
-import { liveUtterances } from './utterances.js';
+import { liveUtterances, type ReportError } from './transcription.js';
 
 /** What a product adds to the common live session (the honeypot's persona and dialogue). */
 export interface LiveHooks {
@@ -132,7 +131,7 @@ export function liveSession(
       }, triggers$),
       // A defect in one call's graph ends that call like any other end: final analysis, record, session.ended.
       catchError((err: unknown) => {
-        ctx.services.log.error({ err, session: ctx.sessionId }, 'session graph failed; ending the session');
+        ctx.ports.log.error({ err, session: ctx.sessionId }, 'session graph failed; ending the session');
         state.endReason = 'error';
         return EMPTY;
       }),
@@ -148,13 +147,13 @@ export function liveSession(
 }
 
 /** Charges one started minute. A store outage is not the caller's fault: it is logged and the call goes on. */
-async function debitMinute(ctx: PipelineContext, profile: LiveProfile, price: number): Promise<boolean> {
+async function debitMinute(ctx: StageContext<'store' | 'log'>, profile: LiveProfile, price: number): Promise<boolean> {
   try {
-    const ok = await ctx.services.store.keys.debit(ctx.spec.key.id, price);
+    const ok = await ctx.ports.store.keys.debit(ctx.spec.key.id, price);
     if (ok) metrics.creditsCharged.inc({ product: profile.kind }, price);
     return ok;
   } catch (e) {
-    ctx.services.log.error({ err: e, session: ctx.sessionId }, 'debiting a started minute failed; session continues');
+    ctx.ports.log.error({ err: e, session: ctx.sessionId }, 'debiting a started minute failed; session continues');
     return true;
   }
 }

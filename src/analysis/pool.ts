@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { AnalyzerUnavailableError, type Analyzer } from '../../pipelines/ports.js';
 import type { Logger } from '../log.js';
 import type { LiveScorer, ModelInput } from '../providers/llm/types.js';
 import { callerLines } from '../rules/index.js';
@@ -20,7 +21,7 @@ interface Slot {
 }
 
 /** No worker could take the job (all failed to start, or the pool is closed): analyse on this thread. */
-export class PoolUnavailableError extends Error {
+export class PoolUnavailableError extends AnalyzerUnavailableError {
   constructor(reason: string) {
     super(`analysis workers unavailable: ${reason}`);
     this.name = 'PoolUnavailableError';
@@ -41,7 +42,7 @@ export class PoolUnavailableError extends Error {
  * same way and is replaced, unless it died before it ever became ready: then the cause is not transient
  * (a missing model file) and the pool shrinks.
  */
-export class AnalysisPool {
+export class AnalysisPool implements Analyzer {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private nextCall = 1;

@@ -1,5 +1,5 @@
 /* What the main thread and an analysis worker say to each other (structured-clone data only). */
-import type { FinalAnalysis } from '../../pipelines/final-analysis.js';
+import type { AnalysisOutcome } from '../../pipelines/ports.js';
 import type { Assessment } from '../domain/verdict.js';
 import type { ModelInput } from '../providers/llm/types.js';
 
@@ -27,17 +27,10 @@ export interface LiveEnd {
   call: number;
 }
 
-/** The model call's own time and failure, for the node's provider metrics and log. */
-export interface ModelReport {
-  ms: number;
-  error?: string;
-}
+export type { ModelReport } from '../../pipelines/ports.js';
 
-/** A job's answer: the analysis, and the model's report when a model was asked. */
-export interface JobOutcome {
-  result: FinalAnalysis;
-  model?: ModelReport;
-}
+/** A job's answer: what the analyzer port answers (the analysis, and the model's report when one was asked). */
+export type JobOutcome = AnalysisOutcome;
 
 /** What each kind of job answers. */
 export interface JobAnswers {

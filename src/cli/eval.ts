@@ -1,12 +1,13 @@
 /**
  * `voice eval [data dir] [--split tune|holdout|final|all] [--no-cross] [--limit N] [--llm local|openai|bedrock|none]
- *             [--calibrate] [--write bench/RESULTS.md] [--extra file.jsonl ...]`
+ *             [--calibrate] [--form written|recognised] [--write bench/RESULTS.md] [--extra file.jsonl ...]`
  *
  * Scores labelled transcripts and prints scam/not-scam and category figures. Only the caller's words
  * are scored (a transcript without caller labels is scored whole), exactly as `POST /scan` does.
  * Then, unless `--no-cross`: the leave-one-source-out table of the rules (calibration refitted
  * without the source it scores; the figures of record), and last the final part of every source,
- * which nothing is tuned on, scored as shipped.
+ * which nothing is tuned on, scored as shipped. `--form recognised` scores every transcript as a mono
+ * recording's recogniser would write it (no speaker labels, no punctuation, numbers in words).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ import { fitPlatt } from '../eval/metrics.js';
 import { formatCrossSource, leaveOneSourceOut } from '../eval/cross-source.js';
 import { assess, type Calibration } from '../rules/assess.js';
 import { defaultDataDir } from '../eval/split.js';
+import { recognisedForm } from '../eval/spoken.js';
 import { finalAnalysis } from '../../pipelines/final-analysis.js';
 
 export interface EvalOptions {
@@ -34,12 +36,13 @@ export interface EvalOptions {
   limit?: number;
   llm: Config['llm'];
   calibrate: boolean;
+  form: 'written' | 'recognised';
   write?: string;
   extra: string[];
 }
 
 const USAGE =
-  'Usage: voice eval [data dir] [--split tune|holdout|final|all] [--no-cross] [--limit N] [--llm local|openai|bedrock|none] [--calibrate] [--write FILE] [--extra FILE.jsonl]';
+  'Usage: voice eval [data dir] [--split tune|holdout|final|all] [--no-cross] [--limit N] [--llm local|openai|bedrock|none] [--calibrate] [--form written|recognised] [--write FILE] [--extra FILE.jsonl]';
 
 /** Our own labelled additions: hard negatives and written scam calls, kept with the tests. */
 export const DEFAULT_EXTRA = [
@@ -57,6 +60,7 @@ export function parseArgs(argv: readonly string[]): EvalOptions | string {
     cross: true,
     llm: 'none',
     calibrate: false,
+    form: 'written',
     extra: [...DEFAULT_EXTRA],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -78,7 +82,11 @@ export function parseArgs(argv: readonly string[]): EvalOptions | string {
         return '--llm must be local, openai, bedrock or none';
       opts.llm = v;
     } else if (a === '--calibrate') opts.calibrate = true;
-    else if (a === '--write') {
+    else if (a === '--form') {
+      const v = value();
+      if (v !== 'written' && v !== 'recognised') return '--form must be written or recognised';
+      opts.form = v;
+    } else if (a === '--write') {
       const v = value();
       if (!v) return '--write needs a file';
       opts.write = v;
@@ -210,6 +218,7 @@ export async function run(argv: string[]): Promise<number> {
   let all: EvalRecord[];
   try {
     all = loadDatasets(opts.dataDir, opts.extra);
+    if (opts.form === 'recognised') all = all.map((r) => ({ ...r, transcript: recognisedForm(r.transcript) }));
     records = selectRecords(opts, all);
   } catch (e) {
     console.error(`voice eval: ${(e as Error).message}`);
@@ -251,7 +260,8 @@ export async function run(argv: string[]): Promise<number> {
       : undefined;
   const report = await evaluate(records, predict, throughput);
   const date = new Date().toISOString().slice(0, 10);
-  const title = `${opts.split} split, ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}, ${date}`;
+  const form = opts.form === 'recognised' ? ', transcripts in recognised form' : '';
+  const title = `${opts.split} split, ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}${form}, ${date}`;
   const text = formatReport(title, report);
   console.log(text);
   if (report.worstLegit.length)
@@ -264,7 +274,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   const parts = [text];
   if (opts.cross) {
-    const crossTitle = `Leave one source out, rules only (calibration refitted per fold), tune + holdout parts, ${date}`;
+    const crossTitle = `Leave one source out, rules only (calibration refitted per fold), tune + holdout parts${form}, ${date}`;
     const cross = await rulesCrossSource(
       slice(
         all.filter((r) => r.split !== 'final'),
@@ -279,7 +289,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     const finalReport = await evaluate(finalPart, predict);
     const finalText = formatReport(
-      `Final part (untouched until now), ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}, as shipped, ${date}`,
+      `Final part (untouched until now), ${opts.llm === 'none' ? 'rules only' : `rules + ${llm?.id ?? opts.llm}`}, as shipped${form}, ${date}`,
       finalReport,
     );
     console.log(`\n${finalText}`);

@@ -1,7 +1,7 @@
 import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
 import { metrics } from '../observability/metrics.js';
 import { authenticate, presentedKey } from '../server/auth.js';
-import type { Mount, NodeContext } from '../server/mounts.js';
+import type { Mount, NodeContext } from '../server/types.js';
 import type { Services } from '../services.js';
 import type { Supervisor } from '../session/supervisor.js';
 import { ConsoleFeed, type ConsoleMessage } from './feed.js';

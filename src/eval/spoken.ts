@@ -3,6 +3,7 @@
  * labels or punctuation, numbers and symbols spelled out. The domain language model is trained on this
  * form and word error rates are counted on it, so the two always agree on what a "word" is.
  */
+import { spokenNumbersToDigits } from '../audio/spoken-numbers.js';
 
 const ONES = [
   'zero',
@@ -105,4 +106,14 @@ export function spokenWords(text: string): string[] {
     }
   }
   return out;
+}
+
+/**
+ * A written transcript as a mono recording's recogniser would write it with every word right: no
+ * speaker labels (who said what unknown), the spoken words, then the normalisation the product gives
+ * recogniser output (numbers and amounts written). What the text path must still read when a call
+ * arrives as one track of speech.
+ */
+export function recognisedForm(transcript: string): string {
+  return spokenNumbersToDigits(spokenWords(transcript).join(' '), 'en');
 }

@@ -1,6 +1,7 @@
 import { CUES, type Cue } from './cues.js';
 import { anchors, buildHintIndex, windows } from './hint-index.js';
-import { isNegated } from './negation.js';
+import { isNegated, unpunctuated } from './negation.js';
+import { readAmounts } from './intel/amounts.js';
 
 const INDEX = buildHintIndex(CUES);
 /** Longer than any cue's match can be, so a window around a hint always holds the whole match. */
@@ -30,6 +31,7 @@ function firstMatch(
   cue: Cue,
   text: string,
   spans: ReadonlyArray<[number, number]>,
+  spoken: boolean,
 ): { index: number; length: number } | null {
   const re = globalOf(cue.re);
   for (const [from, to] of spans) {
@@ -37,7 +39,7 @@ function firstMatch(
     re.lastIndex = 0;
     for (let m = re.exec(piece); m; m = re.exec(piece)) {
       const index = from + m.index;
-      if (!cue.negatable || !isNegated(text, index)) return { index, length: m[0].length };
+      if (!cue.negatable || !isNegated(text, index, spoken)) return { index, length: m[0].length };
       if (m[0].length === 0) re.lastIndex += 1;
     }
   }
@@ -64,27 +66,51 @@ export function quoteAround(text: string, index: number, length: number, max = 1
   return quote.replace(/\s+/g, ' ');
 }
 
-/** Runs every cue over a piece of caller text; `skip` holds cue ids already found (incremental scoring). */
-export function findEvidence(text: string, skip?: ReadonlySet<string>, offset = 0): Hit[] {
+/** A match in the amounts-written text, quoted from the caller's own words. */
+function hitAt(
+  cue: Cue,
+  said: string,
+  original: (index: number) => number,
+  m: { index: number; length: number },
+  offset: number,
+): Hit {
+  const start = original(m.index);
+  const end = Math.max(start, original(m.index + m.length));
+  return { cue, quote: quoteAround(said, start, end - start), at: offset + start };
+}
+
+const same = (index: number): number => index;
+
+/**
+ * Runs every cue over a piece of caller text; `skip` holds cue ids already found (incremental scoring).
+ * In text without punctuation (a recogniser's), amounts said in words ("fifty percent", "two hundred
+ * dollars") are read as written ones first; written text writes them as the cues expect already.
+ */
+export function findEvidence(spoken: string, skip?: ReadonlySet<string>, offset = 0): Hit[] {
   const hits: Hit[] = [];
-  if (!text) return hits;
-  const at = anchors(INDEX, text.toLowerCase(), CUES.length);
+  if (!spoken) return hits;
+  const lower = spoken.toLowerCase();
+  const spokenForm = unpunctuated(spoken);
+  const { text, original } = spokenForm ? readAmounts(spoken, lower) : { text: spoken, original: same };
+  const at = anchors(INDEX, text === spoken ? lower : text.toLowerCase(), CUES.length);
   for (let i = 0; i < CUES.length; i++) {
     const cue = CUES[i]!;
     const where = at[i];
     if (!where || skip?.has(cue.id)) continue;
-    const m = firstMatch(cue, text, windows(text, where, RADIUS));
-    if (m) hits.push({ cue, quote: quoteAround(text, m.index, m.length), at: offset + m.index });
+    const m = firstMatch(cue, text, windows(text, where, RADIUS), spokenForm);
+    if (m) hits.push(hitAt(cue, spoken, original, m, offset));
   }
   return hits;
 }
 
 /** The same search without the word index: every regex over the whole text (the reference the index must equal). */
-export function findEvidenceExhaustive(text: string): Hit[] {
+export function findEvidenceExhaustive(spoken: string): Hit[] {
   const hits: Hit[] = [];
+  const spokenForm = unpunctuated(spoken);
+  const { text, original } = spokenForm ? readAmounts(spoken) : { text: spoken, original: same };
   for (const cue of CUES) {
-    const m = firstMatch(cue, text, [[0, text.length]]);
-    if (m) hits.push({ cue, quote: quoteAround(text, m.index, m.length), at: m.index });
+    const m = firstMatch(cue, text, [[0, text.length]], spokenForm);
+    if (m) hits.push(hitAt(cue, spoken, original, m, 0));
   }
   return hits;
 }

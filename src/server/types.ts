@@ -1,5 +1,8 @@
+import type { TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
+import type { Services } from '../services.js';
 import type { KeyRecord } from '../store/types.js';
+import type { RequestLimits } from './rate-limit.js';
 
 /** A parsed HTTP request, independent of uWebSockets.js so handlers are plain async functions. */
 export interface HttpRequest {
@@ -62,3 +65,22 @@ export interface Route {
 export function ok(json: Record<string, unknown>, status = 200): HttpResponse {
   return { status, json: { status: 'success', ...json } };
 }
+
+/** What a socket mount gets from the node it is mounted on. */
+export interface NodeContext {
+  services: Services;
+  /** The node's HTTP rate limits; upgrades take from the same buckets. */
+  limits: RequestLimits;
+  /** Registers work the node awaits on shutdown (bounded by VOICE_DRAIN_SECONDS), after it stops accepting. */
+  onDrain(hook: () => Promise<void>): void;
+}
+
+/** A mount may also return its drain hook instead of registering it. */
+export interface MountHandle {
+  drain?(): Promise<void>;
+  /** Settles once the mount's own listeners are up (SIP); the node fails to start when it rejects. */
+  ready?: Promise<unknown>;
+}
+
+/** Adds WebSocket (or other non-route) entry points to the app. */
+export type Mount = (app: TemplatedApp, ctx: NodeContext) => MountHandle | void;

@@ -3,7 +3,7 @@ import type { SessionEvent } from '../domain/events.js';
 import type { EndReason, Frame, OutboundFrame } from '../domain/frames.js';
 import { createWebhookSink, type WebhookSink } from '../events/webhook.js';
 import { metrics } from '../observability/metrics.js';
-import type { Services } from '../services.js';
+import { pipelinePorts, type Services } from '../services.js';
 import type { Pipeline } from '../../pipelines/types.js';
 import { Relay } from '../util/relay.js';
 import type { SessionHandle, SessionSpec } from './types.js';
@@ -116,7 +116,7 @@ export class SessionActor implements SessionHandle {
         sessionId: this.id,
         spec: this.spec,
         frames$: this.mailbox,
-        services,
+        ports: pipelinePorts(services),
         scheduler,
         ...(this.deps.shutdown$ ? { shutdown$: this.deps.shutdown$ } : {}),
       });

@@ -116,7 +116,7 @@ export class Supervisor {
     try {
       const now = this.scheduler.now();
       await this.services.store.sessions.put({
-        ...openRecord({ sessionId: id, spec, services: this.services }, now),
+        ...openRecord({ sessionId: id, spec, ports: { nodeId: this.services.config.nodeId } }, now),
         lease_until: leaseUntil(now, this.leaseMs),
       });
     } catch (err) {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { from, lastValueFrom, toArray, filter, map } from 'rxjs';
-import { transcribeAudio } from '../../pipelines/live/speech.js';
+import { transcribeAudio } from '../../pipelines/live/transcription.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createSpeechToText } from '../../src/providers/stt/index.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { transcribeAudio } from '../../pipelines/live/speech.js';
+import { transcribeAudio } from '../../pipelines/live/transcription.js';
 import { createWhisper } from '../../src/providers/stt/whisper.js';
 import { ProviderError } from '../../src/providers/errors.js';
 import type { AudioFrame } from '../../src/domain/frames.js';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import WebSocket from 'ws';
 import { metrics } from '../../src/observability/metrics.js';
 import { readJson } from '../../src/server/http/json.js';
-import type { Mount } from '../../src/server/mounts.js';
+import type { Mount } from '../../src/server/types.js';
 import { HttpError, ok, type Route } from '../../src/server/types.js';
 import { SCAN_BODY_LIMIT } from '../../src/domain/limits.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

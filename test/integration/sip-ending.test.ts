@@ -9,8 +9,8 @@ import {
   type SipRequest,
   type SipResponse,
 } from '../../src/transport/sip/message.js';
-import { SipServer, type SipServerOptions } from '../../src/transport/sip/uas.js';
-import { createHoneypotPipeline } from '../../pipelines/honeypot.js';
+import { SipServer, type SipServerOptions } from '../../src/server/sip/uas.js';
+import { createHoneypotPipeline } from '../../pipelines/honeypot/pipeline.js';
 import { RequestLimits } from '../../src/server/rate-limit.js';
 import { startSipHarness, until, type SipHarness } from '../fixtures/sipp/harness.js';
 import {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { hashKey } from '../../src/server/auth.js';
-import { SipServer } from '../../src/transport/sip/uas.js';
+import { SipServer } from '../../src/server/sip/uas.js';
 import { startSipHarness, until, type SipHarness } from '../fixtures/sipp/harness.js';
 import { mulawLevel, RtpPeer } from '../fixtures/sipp/peer.js';
 import { freeMediaPort, runSipp, sippAvailable } from '../fixtures/sipp/run-sipp.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import WebSocket from 'ws';
-import { KEYLESS_PENDING_MAX } from '../../src/server/sockets.js';
+import { KEYLESS_PENDING_MAX } from '../../src/server/socket/conn.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const TOKEN = 'vendor-a-auth-token-5f1e2d3c4b5a';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { authenticate } from '../../src/server/auth.js';
-import { MAX_PAYLOAD } from '../../src/server/sockets.js';
+import { MAX_PAYLOAD } from '../../src/server/socket/conn.js';
 import { openLive, send, waitFor, type LiveRun } from '../integration/helpers/live-client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

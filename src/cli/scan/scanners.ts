@@ -6,15 +6,17 @@ import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runScan, transcriptUtterances } from '../../../pipelines/scan.js';
-import { transcribeScanAudio } from '../../audio/scan-audio.js';
+import { runScan, transcriptUtterances } from '../../../pipelines/scan/pipeline.js';
+import { transcribeScanAudio } from '../../../pipelines/scan/audio.js';
 import { buildServices, closeServices } from '../../boot.js';
 import { VoiceClient } from '../../client/index.js';
 import type { Config } from '../../config.js';
 import type { Intel } from '../../domain/intel.js';
 import type { Verdict } from '../../domain/verdict.js';
 import { createLogger } from '../../log.js';
+import { scanAudioHttpError } from '../../server/routes/scan-audio-errors.js';
 import { HttpError } from '../../server/types.js';
+import { pipelinePorts } from '../../services.js';
 import { readTranscript, type InputFile } from './inputs.js';
 import { withRetryAfter, type RetryPolicy } from './retry.js';
 
@@ -85,6 +87,7 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
   const config: Config = { ...base, dataDir, tts: 'none', bootstrapKeys: [] };
   delete config.mongodbUrl;
   const services = await buildServices(config, createLogger('warn'));
+  const ports = pipelinePorts(services);
   const keyId = 'voice-scan-cli';
   return {
     async scan(file, signal) {
@@ -95,7 +98,7 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
       } else {
         const raw = file.type === 'raw' ? requireRaw(settings) : undefined;
         const heard = await transcribeScanAudio(
-          services,
+          ports,
           {
             bytes: await readFile(file.path),
             encoding: raw?.encoding ?? 'wav',
@@ -109,7 +112,7 @@ export async function localScanner(base: Config, settings: ScanSettings): Promis
         audioSeconds = heard.seconds;
       }
       const r = await runScan(
-        services,
+        ports,
         {
           keyId,
           utterances,
@@ -140,7 +143,9 @@ function requireRaw(settings: ScanSettings): RawAudio {
 }
 
 /** A scan failure as one short line (the service's HTTP errors keep their status). */
-export function failureText(e: unknown): string {
+export function failureText(err: unknown): string {
+  // A file's unreadable audio reads as the service would answer it (400), whether scanned here or there.
+  const e = scanAudioHttpError(err);
   if (e instanceof HttpError) return `${e.status}: ${e.message}`;
   return e instanceof Error ? e.message : String(e);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
-import { analyzeCall, openLiveScoring } from '../../../src/analysis/analyze.js';
+import { analyzeCall, openLiveScoring } from '../../../pipelines/analyze.js';
 import { AnalysisPool, PoolUnavailableError } from '../../../src/analysis/pool.js';
 import type { JobReply, JobRequest, LiveEnd } from '../../../src/analysis/protocol.js';
 import { startWorker } from '../../../src/analysis/start-worker.js';
@@ -113,7 +113,7 @@ describe('analysis workers', function () {
       expect(await rejection(rulesOnly.openLive().score(calls[0]!, open()))).to.be.instanceOf(PoolUnavailableError);
       const lazy = new AnalysisPool(1, { model: {} }); // not started: its first job is refused while it starts
       try {
-        const live = openLiveScoring({ analysis: lazy }, llm);
+        const live = openLiveScoring({ analyzer: lazy }, llm);
         const early = soFar(calls[0]!, 3);
         expect(await live.score(early, open())).to.deep.equal(await llm.scoreLive(early, open()));
         expect(await lazy.start()).to.equal(1);
@@ -130,7 +130,7 @@ describe('analysis workers', function () {
 
   it('analyzeCall counts the model call in the provider metrics, as the in-thread path does', async function () {
     const before = await analyzeCalls('analyze');
-    await analyzeCall({ llm, analysis: pool }, calls[1]!, open());
+    await analyzeCall({ llm, analyzer: pool }, calls[1]!, open());
     expect((await analyzeCalls('analyze')) - before).to.equal(1);
   });
 
@@ -141,7 +141,7 @@ describe('analysis workers', function () {
     expect((await rejection(pending)).message).to.equal('client went away');
 
     const errors: string[] = [];
-    const out = await analyzeCall({ llm, analysis: pool }, calls[0]!, ctrl.signal, (e) => errors.push(e.message));
+    const out = await analyzeCall({ llm, analyzer: pool }, calls[0]!, ctrl.signal, (e) => errors.push(e.message));
     expect(out.verdict.source).to.equal('heuristic');
     expect(out.verdict).to.deep.equal((await finalAnalysis(calls[0]!, null, open())).verdict);
     expect(errors).to.deep.equal(['client went away']);
@@ -172,7 +172,7 @@ describe('analysis workers', function () {
       const err = await rejection(broken.run(calls[3]!, open()));
       expect(err).to.be.instanceOf(PoolUnavailableError);
       expect(err.message).to.match(/no worker running/);
-      const out = await analyzeCall({ llm, analysis: broken }, calls[3]!, open());
+      const out = await analyzeCall({ llm, analyzer: broken }, calls[3]!, open());
       expect(out).to.deep.equal(await finalAnalysis(calls[3]!, llm, open()));
     } finally {
       await broken.close();

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { probeDuration, transcribeScanAudio, type ScanAudioInput } from '../../../src/audio/scan-audio.js';
+import { probeDuration, transcribeScanAudio, type ScanAudioInput } from '../../../pipelines/scan/audio.js';
 import { writeWav } from '../../../src/audio/wav.js';
 import { pcm16ToBytes } from '../../../src/audio/pcm16.js';
 import { encodeMulaw } from '../../../src/audio/g711-encode.js';
 import { HttpError } from '../../../src/server/types.js';
+import { scanAudioHttpError } from '../../../src/server/routes/scan-audio-errors.js';
 import { createLogger } from '../../../src/log.js';
 import { createSphinx, detectSphinx } from '../../../src/providers/stt/sphinx.js';
 import { createWhisper } from '../../../src/providers/stt/whisper.js';
@@ -13,10 +14,12 @@ import { startWhisperServer } from '../../fixtures/stt-servers/whisper.js';
 
 const field = 'audio_base64' as const;
 
+/** The stage's failure as the scan route answers it. */
 async function rejection(p: Promise<unknown>): Promise<HttpError> {
   try {
     await p;
-  } catch (e) {
+  } catch (err) {
+    const e = scanAudioHttpError(err);
     expect(e).to.be.instanceOf(HttpError);
     return e as HttpError;
   }

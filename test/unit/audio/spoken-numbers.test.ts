@@ -6,7 +6,11 @@ describe('audio/spoken-numbers', () => {
     expect(spokenNumbersToDigits('call us back at two oh two five five five one two three four')).to.equal(
       'call us back at 2025551234',
     );
-    expect(spokenNumbersToDigits('you owe five hundred dollars', 'en-US')).to.equal('you owe 500 dollars');
+  });
+
+  it('writes amounts as a cloud recogniser does', () => {
+    expect(spokenNumbersToDigits('you owe five hundred dollars', 'en-US')).to.equal('you owe $500');
+    expect(spokenNumbersToDigits('fifty percent off', 'en-US')).to.equal('50% off');
   });
 
   it('leaves ordinary words alone', () => {

@@ -315,6 +315,8 @@ describe('eval: arguments', () => {
     expect(parseArgs(['--limit', '0'])).to.be.a('string');
     expect(parseArgs(['--llm', 'gpt'])).to.be.a('string');
     expect(parseArgs(['--bogus'])).to.be.a('string');
+    expect(parseArgs(['--form', 'recognised'])).to.include({ form: 'recognised' });
+    expect(parseArgs(['--form', 'spoken'])).to.be.a('string');
   });
 
   it('refuses to calibrate on the holdout split', async () => {

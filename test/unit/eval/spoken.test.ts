@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spokenWords } from '../../../src/eval/spoken.js';
+import { recognisedForm, spokenWords } from '../../../src/eval/spoken.js';
 
 describe('spoken words of a written transcript', () => {
   it('drops speaker labels and punctuation, lower-cases', () => {
@@ -20,5 +20,11 @@ describe('spoken words of a written transcript', () => {
     expect(spokenWords('call 1-800-555-0199 in 2024').join(' ')).to.equal(
       'call one eight zero zero five five five zero one nine nine in two thousand twenty four',
     );
+  });
+
+  it("renders a transcript as a mono recording's recogniser writes it, with the product's normalisation", () => {
+    expect(
+      recognisedForm('caller: Hi, this is the IRS. Pay $500 in gift cards, call 202-555-0147.\ncallee: OK.'),
+    ).to.equal('hi this is the irs pay $500 in gift cards call 2025550147 ok');
   });
 });

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { Subject } from 'rxjs';
 import type { EndReason, Frame, OutboundFrame, Utterance } from '../../../src/domain/frames.js';
-import { conversation, type ConversationDeps } from '../../../src/honeypot/conversation.js';
+import { conversation, type ConversationDeps } from '../../../pipelines/honeypot/conversation.js';
 import { createScriptedDialogue } from '../../../src/honeypot/dialogue/scripted.js';
 import type { DialogueEngine } from '../../../src/honeypot/dialogue/types.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
 import { seededRng } from '../../../src/honeypot/rng.js';
-import { SPEC_TIMING } from '../../../src/honeypot/timing.js';
+import { SPEC_TIMING } from '../../../pipelines/honeypot/timing.js';
 import { ProviderError } from '../../../src/providers/errors.js';
 import type { TextToSpeech } from '../../../src/providers/tts/types.js';
 import { SteppedClock } from './virtual-time.js';

@@ -3,14 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Subject } from 'rxjs';
-import { createHoneypotPipeline } from '../../../pipelines/honeypot.js';
+import { createHoneypotPipeline } from '../../../pipelines/honeypot/pipeline.js';
+import type { PipelinePorts } from '../../../pipelines/ports.js';
 import { loadConfig } from '../../../src/config.js';
 import type { SessionEvent } from '../../../src/domain/events.js';
 import type { Frame, OutboundFrame } from '../../../src/domain/frames.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
-import { SPEC_TIMING } from '../../../src/honeypot/timing.js';
+import { SPEC_TIMING } from '../../../pipelines/honeypot/timing.js';
 import { createLogger } from '../../../src/log.js';
-import type { Services } from '../../../src/services.js';
 import { createEmbeddedStore, type EmbeddedStore } from '../../../src/store/embedded/index.js';
 import type { KeyRecord } from '../../../src/store/types.js';
 import { SteppedClock } from './virtual-time.js';
@@ -38,14 +38,17 @@ describe('honeypot pipeline (virtual time, embedded store)', () => {
 
   function session(persona?: string) {
     const clock = new SteppedClock();
-    const services: Services = {
-      config: loadConfig({ VOICE_DATA_DIR: dir, VOICE_LLM: 'local' }),
+    const config = loadConfig({ VOICE_DATA_DIR: dir, VOICE_LLM: 'local' });
+    const ports: PipelinePorts = {
       log: createLogger('silent'),
       store,
       llm: null,
       stt: null,
       tts: null,
       personas: PERSONAS,
+      nodeId: config.nodeId,
+      ...(config.tuning ? { tuning: config.tuning } : {}),
+      chat: () => null,
     };
     const frames$ = new Subject<Frame>();
     const events: SessionEvent[] = [];
@@ -63,7 +66,7 @@ describe('honeypot pipeline (virtual time, embedded store)', () => {
         options: { report: true, tracksBoth: false, ...(persona ? { persona } : {}) },
       },
       frames$,
-      services,
+      ports,
       scheduler: clock.scheduler,
     });
     run.outbound$.subscribe((f) => out.push(f));

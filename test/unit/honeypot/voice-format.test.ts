@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ALAW_TO_PCM, MULAW_TO_PCM } from '../../../src/audio/g711.js';
 import { linearToAlaw, linearToMulaw } from '../../../src/audio/g711-encode.js';
-import { frameBytes, frameLevel, toClientAudio } from '../../../src/honeypot/voice-format.js';
+import { frameBytes, frameLevel, toClientAudio } from '../../../pipelines/honeypot/voice-format.js';
 
 function tone(hz: number, rate: number, seconds: number, amp = 8000): Int16Array {
   const pcm = new Int16Array(Math.round(rate * seconds));

@@ -69,3 +69,15 @@ describe('operators/decode', () => {
     });
   });
 });
+
+describe('operators/decode: subscription', () => {
+  it('lets go of its source when the source completes', () => {
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    }).run(({ cold, expectObservable, expectSubscriptions }) => {
+      const src = cold('a-a|', { a: new Uint8Array([0xff]) });
+      expectObservable(src.pipe(decode('mulaw'))).toBe('a-a|', { a: Int16Array.from([0]) });
+      expectSubscriptions(src.subscriptions).toBe('^--!');
+    });
+  });
+});

@@ -94,3 +94,30 @@ describe('modelScore operator (30 s cadence, 120 new caller characters)', () => 
     expect(signals[0]!.aborted).to.equal(true);
   });
 });
+
+describe('modelScore: subscription', () => {
+  it('lets go of the utterances and of the model call in flight when unsubscribed', () => {
+    const ts = scheduler();
+    ts.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const utterances$ = hot('a', { a: caller(130) });
+      const answer$ = cold<Assessment>('20s (x|)', { x: A });
+      const out$ = utterances$.pipe(modelScore({ score: () => answer$, scheduler: ts, product: 'filter' }));
+      // The call starts at the 30 s tick; the subscriber leaves 5 s into it.
+      expectObservable(out$, '^ 34999ms !').toBe('');
+      expectSubscriptions(utterances$.subscriptions).toBe('^ 34999ms !');
+      expectSubscriptions(answer$.subscriptions).toBe('30s ^ 4999ms !');
+    });
+  });
+
+  it('lets go of the utterances when they complete, the call in flight with them', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const utterances$ = cold('a 39999ms |', { a: caller(130) });
+      const answer$ = cold<Assessment>('20s (x|)', { x: A });
+      const out$ = utterances$.pipe(modelScore({ score: () => answer$, scheduler: ts, product: 'filter' }));
+      expectObservable(out$).toBe('40s |');
+      expectSubscriptions(utterances$.subscriptions).toBe('^ 39999ms !');
+      expectSubscriptions(answer$.subscriptions).toBe('30s ^ 9999ms !');
+    });
+  });
+});

@@ -105,3 +105,40 @@ describe('recogniserLease operator', () => {
     });
   });
 });
+
+describe('recogniserLease: subscription', () => {
+  const quiet = { onRefused: () => {}, onAdmitted: () => {}, onGaveUp: () => {} };
+
+  it('passes utterances through while holding the slot and lets go of them, and the slot, on completion', () => {
+    const ts = scheduler();
+    const slots = createCallSlots(1);
+    ts.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const utterances$ = cold('a-b|', { a: utt(1), b: utt(2) });
+      const leased$ = utterances$.pipe(
+        recogniserLease({ slots, scheduler: ts, idleMs: 30_000, backlogSamples: 30, ...quiet }),
+      );
+      expectObservable(leased$).toBe('a-b|', { a: utt(1), b: utt(2) });
+      expectSubscriptions(utterances$.subscriptions).toBe('^--!');
+    });
+    expect(slots.inUse).to.equal(0);
+  });
+
+  it('on unsubscription lets go of the utterances, gives the slot back and stops waiting for one', () => {
+    const ts = scheduler();
+    const slots = createCallSlots(1);
+    const admitted: number[] = [];
+    ts.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const first$ = hot('a 10s a', { a: utt(1) });
+      const second$ = hot('-b 10s b', { b: utt(2) });
+      const lease = (onAdmitted: LeaseOptions['onAdmitted']) =>
+        recogniserLease({ slots, scheduler: ts, idleMs: 30_000, backlogSamples: 30, ...quiet, onAdmitted });
+      // The first call holds the only slot; the second waits for it, and leaves before it frees.
+      expectObservable(first$.pipe(lease(() => {})), '^ 4999ms !').toBe('a', { a: utt(1) });
+      expectObservable(second$.pipe(lease((held) => admitted.push(held))), '^ 1999ms !').toBe('');
+      expectSubscriptions(first$.subscriptions).toBe('^ 4999ms !');
+      expectSubscriptions(second$.subscriptions).toBe('^ 1999ms !');
+    });
+    expect(slots.inUse).to.equal(0);
+    expect(admitted, 'a call that left is not admitted').to.deep.equal([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { from, lastValueFrom, toArray } from 'rxjs';
+import { from, lastValueFrom, map, toArray } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { resample } from '../../../operators/resample.js';
 import { resampleAll } from '../../../src/audio/resampler.js';
 import { amplitudeAt, chunked, db, tone } from '../../fixtures/audio/signals.js';
@@ -72,5 +73,49 @@ describe('operators/resample', () => {
     const x = tone(300, 16000, 0.1);
     const y = await resampleChunks(x, 16000, 16000);
     expect(Array.from(y)).to.deep.equal(Array.from(x));
+  });
+});
+
+describe('operators/resample: subscription', () => {
+  const scheduler = () =>
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    });
+
+  it('sends the filter tail when the audio completes, and lets go of the audio then', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const pcm$ = cold('a-a|', { a: tone(1000, 16000, 0.02, AMPLITUDE) });
+      // Each chunk is emitted as it is filtered; the tail comes with the completion.
+      expectObservable(
+        pcm$.pipe(
+          resample(16000, 8000),
+          map(() => 'y'),
+        ),
+      ).toBe('a-a(t|)', { a: 'y', t: 'y' });
+      expectSubscriptions(pcm$.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('lets go of the audio when unsubscribed', () => {
+    scheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const pcm$ = hot('a-a-a-a', { a: tone(1000, 16000, 0.02, AMPLITUDE) });
+      expectObservable(
+        pcm$.pipe(
+          resample(16000, 8000),
+          map(() => 'y'),
+        ),
+        '^--!',
+      ).toBe('y-y');
+      expectSubscriptions(pcm$.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('is the source itself when the rates match', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const x = Int16Array.from([1, 2, 3]);
+      const pcm$ = cold('a-a|', { a: x });
+      expectObservable(pcm$.pipe(resample(16000, 16000))).toBe('a-a|', { a: x });
+      expectSubscriptions(pcm$.subscriptions).toBe('^--!');
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { from, lastValueFrom, toArray } from 'rxjs';
+import { from, lastValueFrom, map, toArray } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { segment, type SegmenterOptions } from '../../../operators/segment.js';
 import { resampleAll } from '../../../src/audio/resampler.js';
 import { chunked, concat, silence, tone } from '../../fixtures/audio/signals.js';
@@ -80,5 +81,34 @@ function noise(seconds: number, amplitude: number, seed = 7): Int16Array {
   it('drops a blip shorter than the minimum speech', async () => {
     const blip = concat(silence(RATE, 0.5), speech('ah').subarray(0, RATE / 10), silence(RATE, 1));
     expect(await cut(blip, { minSpeechMs: 300 })).to.have.length(0);
+  });
+});
+
+describe('operators/segment: stream shape and subscription', () => {
+  const scheduler = () =>
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    });
+  it('emits an utterance when the audio ends mid-speech, and lets go of the audio then', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      // A second of 200 Hz hum (speech to the least aggressive VAD): fifty identical 20 ms chunks, each four
+      // whole periods, cut off by the end of the audio.
+      const chunk = tone(200, RATE, 0.02, 3000);
+      const pcm$ = cold('h'.repeat(50) + '|', { h: chunk });
+      const utterances$ = pcm$.pipe(
+        segment({ sampleRate: RATE, mode: 0 }),
+        map((u) => u.length / RATE),
+      );
+      expectObservable(utterances$).toBe('-'.repeat(50) + '(u|)', { u: 1 });
+      expectSubscriptions(pcm$.subscriptions).toBe('^' + '-'.repeat(49) + '!');
+    });
+  });
+
+  it('emits nothing for silence, and lets go of the audio when unsubscribed', () => {
+    scheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const pcm$ = hot('s-s-s-s-s', { s: silence(RATE, 0.02) });
+      expectObservable(pcm$.pipe(segment({ sampleRate: RATE })), '^---!').toBe('');
+      expectSubscriptions(pcm$.subscriptions).toBe('^---!');
+    });
   });
 });

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
 import { TestScheduler } from 'rxjs/testing';
-import type { Frame, Utterance } from '../../../src/domain/frames.js';
-import { collectDtmf } from '../../../operators/dtmf.js';
-import { ruleScore } from '../../../operators/rule-score.js';
+import type { Frame } from '../../../src/domain/frames.js';
 import { textUtterances } from '../../../operators/utterances.js';
-import { createRuleScorer } from '../../../src/rules/index.js';
 
 const scheduler = () =>
   new TestScheduler((a, b) => {
@@ -39,31 +36,21 @@ describe('textUtterances operator', () => {
   });
 });
 
-describe('collectDtmf operator', () => {
-  it('collects digits in order', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const frames$ = cold<Frame>('a-x-b-c|', {
-        a: { kind: 'dtmf', digit: '1' },
-        x: t('press one'),
-        b: { kind: 'dtmf', digit: '*' },
-        c: { kind: 'dtmf', digit: '9' },
-      });
-      expectObservable(frames$.pipe(collectDtmf())).toBe('a---b-c|', { a: '1', b: '1*', c: '1*9' });
-    });
-  });
-});
-
-describe('ruleScore operator', () => {
-  it('scores only the caller: callee lines never reach the rule engine', () => {
+describe('textUtterances: subscription', () => {
+  it('lets go of the frames when they complete, or when unsubscribed', () => {
     const ts = scheduler();
-    const scam = 'There is a warrant for your arrest, buy gift cards now and do not tell anyone.';
-    ts.run(({ cold, expectObservable }) => {
-      const u = (role: Utterance['role'], text: string): Utterance => ({ role, speaker: role, text, at: 0 });
-      const out$ = cold('a-b|', { a: u('callee', scam), b: u('caller', 'Hello, how are you today?') }).pipe(
-        ruleScore(createRuleScorer()),
-      );
-      // One assessment (for the caller's line), and a clean one: the callee's scam words were not counted.
-      expectObservable(out$).toBe('--b|', { b: createRuleScorer().push('Hello, how are you today?') });
+    ts.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const done$ = cold<Frame>('-a|', { a: t('Hi') });
+      expectObservable(done$.pipe(textUtterances(ts))).toBe('-a|', {
+        a: { role: 'caller', speaker: 'caller', text: 'Hi', at: 1 },
+      });
+      expectSubscriptions(done$.subscriptions).toBe('^-!');
+      const live$ = hot<Frame>('a-a-a-a', { a: t('Hi') });
+      expectObservable(live$.pipe(textUtterances(ts)), '^--!').toBe('a-b', {
+        a: { role: 'caller', speaker: 'caller', text: 'Hi', at: 0 },
+        b: { role: 'caller', speaker: 'caller', text: 'Hi', at: 2 },
+      });
+      expectSubscriptions(live$.subscriptions).toBe('^--!');
     });
   });
 });

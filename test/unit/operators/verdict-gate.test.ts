@@ -73,9 +73,9 @@ describe('verdictGate operator', () => {
     gate('-a-b-|', { a: model(0.9), b: rules(0.4) }, '-x---|', { x: [0.9, 'scam', 'Tax Collection'] });
   });
 
-  it('strong rules lift a model that says clean only halfway (combined)', () => {
+  it('strong rules stand over a model that says clean (combined)', () => {
     gate('-a-b-|', { a: model(0.2), b: rules(0.9) }, '---y-|', {
-      y: [0.55, 'suspicious', 'Tax Collection'],
+      y: [0.9, 'scam', 'Tax Collection'],
     });
   });
 
@@ -94,6 +94,27 @@ describe('verdictGate operator', () => {
     gate('-a-b-|', { a: model(0.7), b: model(0.1, 'none') }, '-x-y-|', {
       x: [0.7, 'likely_scam', 'Tax Collection'],
       y: [0.1, 'clean', 'none'],
+    });
+  });
+});
+
+describe('verdictGate: subscription', () => {
+  it('lets go of the score updates when they complete, or when unsubscribed', () => {
+    new TestScheduler((a, b) => {
+      expect(a).to.deep.equal(b);
+    }).run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const done$ = cold('a-b|', { a: model(0.1, 'none'), b: model(0.2, 'none') });
+      expectObservable(done$.pipe(verdictGate())).toBe('---|');
+      expectSubscriptions(done$.subscriptions).toBe('^--!');
+      const live$ = hot('-a-a-a', { a: model(0.9) });
+      expectObservable(
+        live$.pipe(
+          verdictGate(),
+          map((v) => v.score),
+        ),
+        '^--!',
+      ).toBe('-x-', { x: 0.9 });
+      expectSubscriptions(live$.subscriptions).toBe('^--!');
     });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { callerNumber, numberOfUri, toE164 } from '../../../src/transport/sip/caller.js';
 import { parseDatagram, type SipRequest } from '../../../src/transport/sip/message.js';
-import { domainCandidates, firewallAction } from '../../../src/transport/sip/firewall.js';
+import { domainCandidates, firewallAction } from '../../../src/server/sip/firewall.js';
 
 function invite(headers: string[]): SipRequest {
   return parseDatagram(

@@ -3,7 +3,7 @@
  * SIP is enabled, shares the node's supervisor (one capacity count for sockets and calls), and on
  * shutdown refuses new calls, lets live ones end with BYE, then closes.
  */
-import type { Mount } from '../../server/mounts.js';
+import type { Mount } from '../types.js';
 import type { Services } from '../../services.js';
 import type { Supervisor } from '../../session/supervisor.js';
 import { SipServer, type SipServerOptions } from './uas.js';

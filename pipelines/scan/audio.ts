@@ -1,25 +1,25 @@
 /*
  * Audio for POST /scan: whatever the client uploaded → mono PCM → the recogniser → caller utterances.
  * WAV and raw PCM/mu-law are read here; other containers (MP3, OGG, M4A …) are recognised by their
- * magic bytes and decoded by ffmpeg. Bad audio is the client's error (400 naming the field); a
- * recogniser that is missing or fails is ours (502), and so is a recording longer than this node's own
- * recogniser can transcribe before the time-out: answered at once, naming the limit. Utterances are
- * decoded in parallel, one per decoder the recogniser has.
+ * magic bytes and decoded by ffmpeg. Bad audio is the client's error (`bad_audio`, naming the field); a
+ * recogniser that is missing or fails is ours, and so is a recording longer than this node's own
+ * recogniser can transcribe before the time-out: refused at once, naming the limit (`ScanAudioError`).
+ * Utterances are decoded in parallel, one per decoder the recogniser has.
  */
 import { from, lastValueFrom, filter, map, mergeMap, of, toArray, type Observable } from 'rxjs';
-import type { Utterance } from '../domain/frames.js';
-import { HttpError } from '../server/types.js';
-import type { Services } from '../services.js';
+import type { Utterance } from '../../src/domain/frames.js';
 import { resample } from '../../operators/resample.js';
 import { segment } from '../../operators/segment.js';
 import { transcribe, type TranscribeOptions } from '../../operators/transcribe.js';
-import type { SpeechToText, SttResult } from '../providers/stt/types.js';
-import { scanBudget } from './scan-budget.js';
-import { sniffContainer } from './container.js';
-import { decodeWithFfmpeg, FfmpegError } from './ffmpeg.js';
-import { MULAW_TO_PCM, decodeG711 } from './g711.js';
-import { pcm16FromBytes } from './pcm16.js';
-import { isWav, parseWav, WavError, wavToMono } from './wav.js';
+import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
+import type { PortsOf } from '../ports.js';
+import { ScanAudioError } from './audio-error.js';
+import { scanBudget } from '../../src/audio/scan-budget.js';
+import { sniffContainer } from '../../src/audio/container.js';
+import { decodeWithFfmpeg, FfmpegError } from '../../src/audio/ffmpeg.js';
+import { MULAW_TO_PCM, decodeG711 } from '../../src/audio/g711.js';
+import { pcm16FromBytes } from '../../src/audio/pcm16.js';
+import { isWav, parseWav, WavError, wavToMono } from '../../src/audio/wav.js';
 
 export interface ScanAudioInput {
   bytes: Buffer;
@@ -54,15 +54,15 @@ export interface ScanDeadline {
 }
 
 export async function transcribeScanAudio(
-  services: Pick<Services, 'stt'> & { config?: Pick<Services['config'], 'tuning'> },
+  ports: PortsOf<'stt' | 'tuning'>,
   input: ScanAudioInput,
   signal?: AbortSignal,
   deadline?: ScanDeadline,
 ): Promise<{ utterances: Utterance[]; seconds: number }> {
   const audio = await load(input, signal);
   if (signal?.aborted) throw signal.reason;
-  const stt = services.stt;
-  if (!stt) throw new HttpError(502, 'transcription failed: this deployment has no speech-to-text');
+  const stt = ports.stt;
+  if (!stt) throw new ScanAudioError('unavailable', 'transcription failed: this deployment has no speech-to-text');
   const opts = {
     ...(input.language ? { language: input.language } : {}),
     sourceRate: audio.sourceRate,
@@ -74,7 +74,7 @@ export async function transcribeScanAudio(
   let results$: Observable<SttResult>;
   if (stt.wantsSegments) {
     // Cut first (the VAD is cheap), so the node knows how much speech there is before decoding any.
-    const segmenter = { ...services.config?.tuning?.segmenter, sampleRate: stt.sampleRate };
+    const segmenter = { ...ports.tuning?.segmenter, sampleRate: stt.sampleRate };
     const utterances = await lastValueFrom(pcm$.pipe(segment(segmenter), toArray()));
     if (stt.local && deadline) refuseIfTooLong(stt.local, audio, utterances, stt.sampleRate, deadline);
     results$ = inParallel(utterances, stt, opts, stt.local?.parallel ?? 1);
@@ -91,7 +91,7 @@ export async function transcribeScanAudio(
     texts = await untilAborted(texts$, signal);
   } catch (e) {
     if (signal?.aborted) throw signal.reason;
-    throw new HttpError(502, `transcription failed: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ScanAudioError('failed', `transcription failed: ${e instanceof Error ? e.message : String(e)}`);
   }
   const at = Date.now();
   const utterances = texts.map((text): Utterance => ({ role: 'caller', speaker: 'caller', text, at }));
@@ -136,8 +136,8 @@ function refuseIfTooLong(
   });
   if (budget.fits) return;
   const minutes = (s: number): string => (s / 60).toFixed(1);
-  throw new HttpError(
-    502,
+  throw new ScanAudioError(
+    'too_long',
     `transcription failed: this node can transcribe about ${minutes(budget.maxRecordingSeconds)} minutes of ` +
       `such a recording within the ${deadline.timeoutSeconds} s scan time-out now; this one is ` +
       `${minutes(audio.seconds)} minutes (${minutes(speechSeconds)} of speech). Send it in shorter parts.`,
@@ -157,12 +157,12 @@ function load(input: Omit<ScanAudioInput, 'language'>, signal?: AbortSignal): Pr
 
 async function loadNow(input: Omit<ScanAudioInput, 'language'>, signal?: AbortSignal): Promise<LoadedAudio> {
   const { bytes, field } = input;
-  if (bytes.length === 0) throw new HttpError(400, `${field}: no audio`);
+  if (bytes.length === 0) throw new ScanAudioError('bad_audio', `${field}: no audio`);
   switch (input.encoding) {
     case 'pcm16': {
       const rate = input.sampleRate;
-      if (rate === undefined) throw new HttpError(400, 'sample_rate: required for pcm16');
-      if (bytes.length < 2) throw new HttpError(400, `${field}: no audio`);
+      if (rate === undefined) throw new ScanAudioError('bad_audio', 'sample_rate: required for pcm16');
+      if (bytes.length < 2) throw new ScanAudioError('bad_audio', `${field}: no audio`);
       return loaded(pcm16FromBytes(bytes), rate);
     }
     case 'mulaw':
@@ -179,7 +179,7 @@ async function readWav(bytes: Buffer, field: string, signal?: AbortSignal): Prom
   } catch (e) {
     // A WAV with a compressed codec inside (ADPCM, GSM, MP3 …) is still readable by ffmpeg.
     if (e instanceof WavError && e.unsupportedCodec) return readContainer(bytes, field, signal);
-    if (e instanceof WavError) throw new HttpError(400, `${field}: ${e.message}`);
+    if (e instanceof WavError) throw new ScanAudioError('bad_audio', `${field}: ${e.message}`);
     throw e;
   }
 }
@@ -187,16 +187,20 @@ async function readWav(bytes: Buffer, field: string, signal?: AbortSignal): Prom
 async function readContainer(bytes: Buffer, field: string, signal?: AbortSignal): Promise<LoadedAudio> {
   const container = sniffContainer(bytes);
   if (!container)
-    throw new HttpError(400, `${field}: not a WAV file or a recognised audio format (MP3, OGG, M4A, FLAC, WebM)`);
+    throw new ScanAudioError(
+      'bad_audio',
+      `${field}: not a WAV file or a recognised audio format (MP3, OGG, M4A, FLAC, WebM)`,
+    );
   try {
     const d = await decodeWithFfmpeg(bytes, signal);
-    if (d.samples.length === 0) throw new HttpError(400, `${field}: the ${container} recording holds no audio`);
+    if (d.samples.length === 0)
+      throw new ScanAudioError('bad_audio', `${field}: the ${container} recording holds no audio`);
     return { ...loaded(d.samples, d.sampleRate), sourceRate: d.sourceRate ?? d.sampleRate };
   } catch (e) {
     if (e instanceof FfmpegError) {
       if (/not available/.test(e.message))
-        throw new HttpError(502, `${field}: cannot decode ${container} here (no ffmpeg)`);
-      throw new HttpError(400, `${field}: unreadable ${container} recording (${e.message})`);
+        throw new ScanAudioError('unavailable', `${field}: cannot decode ${container} here (no ffmpeg)`);
+      throw new ScanAudioError('bad_audio', `${field}: unreadable ${container} recording (${e.message})`);
     }
     throw e;
   }

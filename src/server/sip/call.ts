@@ -4,11 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SessionActor } from '../../session/actor.js';
-import { headerParam, parseCSeq, SipHeaders, type SipRequest } from './message.js';
-import type { RtpSession } from './rtp-session.js';
-import type { ServerTransaction } from './transactions.js';
-import type { Flow } from './transport.js';
-import { headerUri } from './caller.js';
+import { headerParam, parseCSeq, SipHeaders, type SipRequest } from '../../transport/sip/message.js';
+import type { RtpSession } from '../../transport/sip/rtp-session.js';
+import type { ServerTransaction } from '../../transport/sip/transactions.js';
+import type { Flow } from '../../transport/sip/transport.js';
+import { headerUri } from '../../transport/sip/caller.js';
 
 export type CallState = 'setup' | 'answered' | 'confirmed' | 'ended';
 /** Why a call ended: the caller (BYE, CANCEL), the persona, the session (`local`), or the network. */

@@ -2,12 +2,12 @@
  * Persona audio in the client's format: TTS output (22050 Hz eSpeak, 16 kHz Polly) resampled to the
  * session's rate and encoded in its encoding; and the caller's loudness, for barge-in and silence.
  */
-import { ALAW_TO_PCM, MULAW_TO_PCM } from '../audio/g711.js';
-import { encodeAlaw, encodeMulaw } from '../audio/g711-encode.js';
-import { resampleAll } from '../audio/resampler.js';
-import type { AudioEncoding, AudioFormat } from '../domain/frames.js';
-import { MIN_FRAME_MS } from '../domain/limits.js';
-import type { SpeechAudio } from '../providers/tts/types.js';
+import { ALAW_TO_PCM, MULAW_TO_PCM } from '../../src/audio/g711.js';
+import { encodeAlaw, encodeMulaw } from '../../src/audio/g711-encode.js';
+import { resampleAll } from '../../src/audio/resampler.js';
+import type { AudioEncoding, AudioFormat } from '../../src/domain/frames.js';
+import { MIN_FRAME_MS } from '../../src/domain/limits.js';
+import type { SpeechAudio } from '../../src/providers/tts/types.js';
 
 export function bytesPerSample(encoding: AudioEncoding): number {
   return encoding === 'pcm16' ? 2 : 1;

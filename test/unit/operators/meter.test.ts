@@ -2,41 +2,11 @@ import { expect } from 'chai';
 import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { meter } from '../../../operators/meter.js';
-import { startTimeout, StartTimeoutError } from '../../../operators/start-timeout.js';
-import { FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../src/domain/limits.js';
-import { timeLimit } from '../../../operators/time-limit.js';
 
 const scheduler = () =>
   new TestScheduler((a, b) => {
     expect(a).to.deep.equal(b);
   });
-
-describe('startTimeout operator', () => {
-  it('passes a start that arrives within 15 s', () => {
-    const ts = scheduler();
-    ts.run(({ cold, expectObservable }) => {
-      expectObservable(cold('14999ms s', { s: 'start' }).pipe(startTimeout(15_000, ts))).toBe('14999ms (s|)', {
-        s: 'start',
-      });
-    });
-  });
-
-  it('errors at 15 s when no start came (filter), at 10 s on the honeypot', () => {
-    const ts = scheduler();
-    ts.run(({ cold, expectObservable }) => {
-      expectObservable(cold('-').pipe(startTimeout(15_000, ts))).toBe(
-        '15s #',
-        undefined,
-        new StartTimeoutError(15_000),
-      );
-      expectObservable(cold('10001ms s').pipe(startTimeout(10_000, ts))).toBe(
-        '10s #',
-        undefined,
-        new StartTimeoutError(10_000),
-      );
-    });
-  });
-});
 
 describe('credit meter', () => {
   it('charges every started minute after the first and ends the session when a debit is refused', () => {
@@ -80,12 +50,46 @@ describe('credit meter', () => {
   });
 });
 
-describe('time limit', () => {
-  it('ends a filter session at 60 minutes and a honeypot session at 15', () => {
+describe('credit meter: teardown', () => {
+  it('drops a debit still pending when the session ends first, and charges nothing after', () => {
     const ts = scheduler();
-    ts.run(({ expectObservable }) => {
-      expectObservable(timeLimit(FILTER_TIME_LIMIT_MS, ts)).toBe('60m (t|)', { t: 'time_limit' });
-      expectObservable(timeLimit(HONEYPOT_TIME_LIMIT_MS, ts)).toBe('15m (t|)', { t: 'time_limit' });
+    ts.run(({ cold, expectObservable, expectSubscriptions }) => {
+      // The store takes 10 s to answer; the session ends 5 s into the first debit.
+      const debits: Array<ReturnType<typeof cold<boolean>>> = [];
+      const ended$ = meter({
+        debit: () => {
+          const d = cold('10s (t|)', { t: true });
+          debits.push(d);
+          return d;
+        },
+        scheduler: ts,
+      });
+      expectObservable(ended$, '^ 64999ms !').toBe('');
+      ts.schedule(() => {
+        expect(debits).to.have.length(1);
+        expectSubscriptions(debits[0]!.subscriptions).toBe('60s ^ 4999ms !');
+      }, 70_000);
+    });
+  });
+
+  it('runs debits one after another: a slow store delays the next charge instead of overlapping it', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const debits: Array<ReturnType<typeof cold<boolean>>> = [];
+      const ended$ = meter({
+        debit: () => {
+          // The first debit takes 90 s (past the next tick) and is refused.
+          const d = debits.length === 0 ? cold('90s (t|)', { t: true }) : cold('(f|)', { f: false });
+          debits.push(d);
+          return d;
+        },
+        scheduler: ts,
+      });
+      expectObservable(ended$).toBe('150s (c|)', { c: 'credits' });
+      ts.schedule(() => {
+        expectSubscriptions(debits[0]!.subscriptions).toBe('60s ^ 89999ms !');
+        expectSubscriptions(debits[1]!.subscriptions).toBe('150s (^!)');
+      }, 200_000);
     });
   });
 });

@@ -2,7 +2,7 @@
  * The honeypot's clocks. Spec values are the defaults; the environment may shorten them so an
  * end-to-end test over a real socket can see a prompt and a hang-up without waiting 32 seconds.
  */
-import { HONEYPOT_MAX_PROMPTS, HONEYPOT_SILENCE_MS, REPLY_PAUSE_MS } from '../domain/limits.js';
+import { HONEYPOT_MAX_PROMPTS, HONEYPOT_SILENCE_MS, REPLY_PAUSE_MS } from '../../src/domain/limits.js';
 
 export interface HoneypotTiming {
   /** Caller silence before the persona prompts (spec: 8 s). */

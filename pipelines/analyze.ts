@@ -1,10 +1,9 @@
-import { finalAnalysis, type FinalAnalysis } from '../../pipelines/final-analysis.js';
-import { recordProviderCall } from '../observability/instrument.js';
-import { metrics } from '../observability/metrics.js';
-import type { Assessment } from '../domain/verdict.js';
-import type { LiveScorer, ModelInput, ModelProvider } from '../providers/llm/types.js';
-import type { Services } from '../services.js';
-import { PoolUnavailableError } from './pool.js';
+import { finalAnalysis, type FinalAnalysis } from './final-analysis.js';
+import { recordProviderCall } from '../src/observability/instrument.js';
+import { metrics } from '../src/observability/metrics.js';
+import type { Assessment } from '../src/domain/verdict.js';
+import type { LiveScorer, ModelInput, ModelProvider } from '../src/providers/llm/types.js';
+import { AnalyzerUnavailableError, type PortsOf } from './ports.js';
 
 /**
  * The final analysis of a whole call: on an analysis worker when the node has them, otherwise (or when no
@@ -13,17 +12,17 @@ import { PoolUnavailableError } from './pool.js';
  * `onProviderError` with the rules' verdict kept.
  */
 export async function analyzeCall(
-  services: Pick<Services, 'llm' | 'analysis'>,
+  ports: PortsOf<'llm' | 'analyzer'>,
   input: ModelInput,
   signal: AbortSignal,
   onProviderError?: (e: Error) => void,
 ): Promise<FinalAnalysis> {
-  if (services.analysis && !signal.aborted) {
+  if (ports.analyzer && !signal.aborted) {
     try {
-      const { result, model } = await services.analysis.run(input, signal);
+      const { result, model } = await ports.analyzer.run(input, signal);
       metrics.analyses.inc({ on: 'worker' });
-      if (model && services.llm) {
-        recordProviderCall(services.llm.id, 'analyze', model.error === undefined, model.ms);
+      if (model && ports.llm) {
+        recordProviderCall(ports.llm.id, 'analyze', model.error === undefined, model.ms);
         if (model.error !== undefined) onProviderError?.(new Error(model.error));
       }
       return result;
@@ -32,7 +31,7 @@ export async function analyzeCall(
     }
   }
   metrics.analyses.inc({ on: 'thread' });
-  return finalAnalysis(input, services.llm, signal, onProviderError);
+  return finalAnalysis(input, ports.llm, signal, onProviderError);
 }
 
 /**
@@ -42,9 +41,9 @@ export async function analyzeCall(
  * that can keep a call's view between scores (`openLive`) is given only the new lines each time, wherever
  * it runs. Close it when the call ends.
  */
-export function openLiveScoring(services: Pick<Services, 'analysis'>, llm: ModelProvider): LiveScorer {
-  const pool = services.analysis;
-  const onWorker = pool?.hasModel ? pool.openLive() : null;
+export function openLiveScoring(ports: PortsOf<'analyzer'>, llm: ModelProvider): LiveScorer {
+  const analyzer = ports.analyzer;
+  const onWorker = analyzer?.hasModel ? analyzer.openLive() : null;
   let here: LiveScorer | undefined;
   const onThisThread = (): LiveScorer =>
     (here ??= llm.openLive?.() ?? { score: (input, signal) => llm.scoreLive(input, signal), close: () => {} });
@@ -54,8 +53,8 @@ export function openLiveScoring(services: Pick<Services, 'analysis'>, llm: Model
         try {
           return await onWorker.score(input, signal);
         } catch (e) {
-          // A model failure or an abort is the answer; only a pool that could not take the job falls back.
-          if (!(e instanceof PoolUnavailableError)) throw e;
+          // A model failure or an abort is the answer; only an analyzer that could not take the job falls back.
+          if (!(e instanceof AnalyzerUnavailableError)) throw e;
         }
       }
       return onThisThread().score(input, signal);

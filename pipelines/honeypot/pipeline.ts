@@ -1,19 +1,18 @@
 import { finalize, Subject } from 'rxjs';
-import type { Config } from '../src/config.js';
-import type { EndReason, OutboundFrame } from '../src/domain/frames.js';
-import { conversation } from '../src/honeypot/conversation.js';
-import { createGenerativeDialogue } from '../src/honeypot/dialogue/generative.js';
-import { createLennyDialogue } from '../src/honeypot/dialogue/lenny.js';
-import { createScriptedDialogue } from '../src/honeypot/dialogue/scripted.js';
-import type { DialogueEngine } from '../src/honeypot/dialogue/types.js';
-import { choosePersona, personaInfo } from '../src/honeypot/personas.js';
-import { seededRng, type Rng } from '../src/honeypot/rng.js';
-import { honeypotTiming, type HoneypotTiming } from '../src/honeypot/timing.js';
-import type { Persona } from '../src/honeypot/types.js';
-import { createChatModel, type ChatModel } from '../src/providers/llm/index.js';
-import { LIVE_PROFILES } from './live/profile.js';
-import { liveSession } from './live/session.js';
-import type { Pipeline, PipelineContext } from './types.js';
+import type { EndReason, OutboundFrame } from '../../src/domain/frames.js';
+import { conversation } from './conversation.js';
+import { createGenerativeDialogue } from '../../src/honeypot/dialogue/generative.js';
+import { createLennyDialogue } from '../../src/honeypot/dialogue/lenny.js';
+import { createScriptedDialogue } from '../../src/honeypot/dialogue/scripted.js';
+import type { DialogueEngine } from '../../src/honeypot/dialogue/types.js';
+import { choosePersona, personaInfo } from '../../src/honeypot/personas.js';
+import { seededRng, type Rng } from '../../src/honeypot/rng.js';
+import { honeypotTiming, type HoneypotTiming } from './timing.js';
+import type { Persona } from '../../src/honeypot/types.js';
+import { LIVE_PROFILES } from '../live/profile.js';
+import { liveSession } from '../live/session.js';
+import type { PortsOf } from '../ports.js';
+import type { Pipeline } from '../types.js';
 
 export interface HoneypotOptions {
   /** Replaces the dialogue engine (tests, simulation); default: generative when a chat model is configured, else scripted. */
@@ -32,11 +31,11 @@ export function createHoneypotPipeline(opts: HoneypotOptions = {}): Pipeline {
   return (ctx) => {
     const rng = (opts.rng ?? seedFromId)(ctx.sessionId);
     const persona =
-      choosePersona(ctx.services.personas, ctx.spec.options.persona ?? ctx.services.config.tuning?.persona, rng) ??
+      choosePersona(ctx.ports.personas, ctx.spec.options.persona ?? ctx.ports.tuning?.persona, rng) ??
       // The socket refuses unknown ids at start; any other entry point gets a random persona.
-      choosePersona(ctx.services.personas, undefined, rng)!;
+      choosePersona(ctx.ports.personas, undefined, rng)!;
     const scripted = createScriptedDialogue({ rng });
-    const engine = opts.engine ? opts.engine(persona, rng) : defaultEngine(ctx, scripted);
+    const engine = opts.engine ? opts.engine(persona, rng) : defaultEngine(ctx.ports, scripted);
     const outbound = new Subject<OutboundFrame>();
     const end = new Subject<EndReason>();
 
@@ -49,7 +48,7 @@ export function createHoneypotPipeline(opts: HoneypotOptions = {}): Pipeline {
             persona,
             engine,
             fallback: scripted,
-            tts: ctx.services.tts,
+            tts: ctx.ports.tts,
             format: ctx.spec.start.audio,
             scheduler: ctx.scheduler,
             rng,
@@ -71,15 +70,11 @@ export function createHoneypotPipeline(opts: HoneypotOptions = {}): Pipeline {
 
 export const honeypotPipeline: Pipeline = createHoneypotPipeline();
 
-const chatModels = new WeakMap<Config, ChatModel | null>();
-
-function defaultEngine(ctx: PipelineContext, scripted: DialogueEngine): DialogueEngine {
-  const { config } = ctx.services;
-  const chosen = config.tuning?.honeypotEngine ?? 'auto';
+function defaultEngine(ports: PortsOf<'tuning' | 'chat'>, scripted: DialogueEngine): DialogueEngine {
+  const chosen = ports.tuning?.honeypotEngine ?? 'auto';
   if (chosen === 'lenny') return createLennyDialogue();
   if (chosen === 'scripted') return scripted;
-  if (!chatModels.has(config)) chatModels.set(config, createChatModel(config));
-  const chat = chatModels.get(config);
+  const chat = ports.chat();
   return chat ? createGenerativeDialogue(chat) : scripted;
 }
 

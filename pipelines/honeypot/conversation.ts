@@ -15,23 +15,23 @@
  * `deps.outbound`, the reasons to end (greeting refused, hang-up) to `deps.end`.
  */
 import { concatMap, defer, EMPTY, Observable, Subject, type SchedulerLike } from 'rxjs';
-import type { AudioFormat, EndReason, Frame, OutboundFrame, Utterance } from '../domain/frames.js';
-import type { Assessment } from '../domain/verdict.js';
-import type { TextToSpeech } from '../providers/tts/types.js';
-import { voiceFor } from '../providers/tts/index.js';
-import { createRuleScorer } from '../rules/index.js';
-import { VOICE_RMS_THRESHOLD } from '../domain/limits.js';
+import type { AudioFormat, EndReason, Frame, OutboundFrame, Utterance } from '../../src/domain/frames.js';
+import type { Assessment } from '../../src/domain/verdict.js';
+import type { TextToSpeech } from '../../src/providers/tts/types.js';
+import { voiceFor } from '../../src/providers/tts/index.js';
+import { createRuleScorer } from '../../src/rules/index.js';
+import { VOICE_RMS_THRESHOLD } from '../../src/domain/limits.js';
 import { bargeIn, type CallerActivity } from '../../operators/barge-in.js';
 import { paceAudio, type Clip } from '../../operators/pace-audio.js';
 import { replyTiming, type TurnSignal } from '../../operators/reply-timing.js';
 import { silencePrompts, type SilenceSignal } from '../../operators/silence-prompt.js';
 import { speak, type SpeechRequest } from '../../operators/speak.js';
-import { pendingCallerText, type DialogueEngine, type DialogueState } from './dialogue/types.js';
-import { goodbye, greeting, silencePrompt } from './lines.js';
-import type { Rng } from './rng.js';
+import { pendingCallerText, type DialogueEngine, type DialogueState } from '../../src/honeypot/dialogue/types.js';
+import { goodbye, greeting, silencePrompt } from '../../src/honeypot/lines.js';
+import type { Rng } from '../../src/honeypot/rng.js';
 import type { HoneypotTiming } from './timing.js';
-import type { Persona } from './types.js';
-import { playedText } from './played.js';
+import type { Persona } from '../../src/honeypot/types.js';
+import { playedText } from '../../src/honeypot/played.js';
 import { frameBytes, frameLevel, toClientAudio } from './voice-format.js';
 
 type SayKind = 'greeting' | 'reply' | 'prompt' | 'goodbye';

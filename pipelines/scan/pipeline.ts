@@ -2,18 +2,18 @@
  * Scan: score one finished call (a transcript, or utterances transcribed from a recording), file it when
  * asked and the verdict is `scam`, and store it as a session of kind `scan`.
  */
-import { analyzeCall } from '../src/analysis/analyze.js';
-import type { Utterance } from '../src/domain/frames.js';
-import { countIntel, type Intel } from '../src/domain/intel.js';
-import { FINAL_ANALYSIS_MS } from '../src/domain/limits.js';
-import type { StoredSession } from '../src/domain/session.js';
-import type { Verdict } from '../src/domain/verdict.js';
-import { callerText, formatTranscript, parseTranscript } from '../src/rules/index.js';
-import { metrics } from '../src/observability/metrics.js';
-import type { Services } from '../src/services.js';
-import { withTimeout } from '../src/util/abort.js';
-import { fileComplaints } from './filing.js';
-import { uuidv7 } from '../src/util/uuid7.js';
+import { analyzeCall } from '../analyze.js';
+import type { Utterance } from '../../src/domain/frames.js';
+import { countIntel, type Intel } from '../../src/domain/intel.js';
+import { FINAL_ANALYSIS_MS } from '../../src/domain/limits.js';
+import type { StoredSession } from '../../src/domain/session.js';
+import type { Verdict } from '../../src/domain/verdict.js';
+import { callerText, formatTranscript, parseTranscript } from '../../src/rules/index.js';
+import { metrics } from '../../src/observability/metrics.js';
+import { withTimeout } from '../../src/util/abort.js';
+import { fileComplaints } from '../filing.js';
+import type { PortsOf } from '../ports.js';
+import { uuidv7 } from '../../src/util/uuid7.js';
 
 export interface ScanJob {
   keyId: string;
@@ -41,8 +41,11 @@ export function transcriptUtterances(text: string): Utterance[] {
   return parseTranscript(text);
 }
 
+/** The ports a scan uses. */
+export type ScanPorts = PortsOf<'llm' | 'analyzer' | 'store' | 'log' | 'nodeId'>;
+
 export async function runScan(
-  services: Services,
+  ports: ScanPorts,
   job: ScanJob,
   signal: AbortSignal,
   now: () => Date = () => new Date(),
@@ -60,17 +63,17 @@ export async function runScan(
   const modelFailed = (e: Error): void => {
     // The request ending (the client hung up, or its time ran out) is not a model fault: a line, not a warning.
     if (signal.aborted) {
-      services.log.info(
+      ports.log.info(
         { session_id: sessionId, reason: String(signal.reason) },
         'scan: request ended; rules verdict kept',
       );
       return;
     }
-    services.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept');
+    ports.log.warn({ err: e.message, session_id: sessionId }, 'scan: model analysis failed; rules verdict kept');
   };
-  const { verdict, intel } = await analyzeCall(services, input, bounded.signal, modelFailed).finally(bounded.done);
+  const { verdict, intel } = await analyzeCall(ports, input, bounded.signal, modelFailed).finally(bounded.done);
   const endedAt = now();
-  const filed = await fileComplaints(services.store, {
+  const filed = await fileComplaints(ports.store, {
     sessionId,
     keyId: job.keyId,
     product: 'scan',
@@ -98,7 +101,7 @@ export async function runScan(
     reported: filed.reported,
     key_id: job.keyId,
     state: 'ended',
-    node_id: services.config.nodeId,
+    node_id: ports.nodeId,
     tactics: verdict.tactics,
     signals: verdict.signals,
     intel,
@@ -107,6 +110,6 @@ export async function runScan(
   if (job.from) record.from = job.from;
   if (job.to) record.to = job.to;
   if (verdict.summary) record.summary = verdict.summary;
-  await services.store.sessions.put(record);
+  await ports.store.sessions.put(record);
   return { session_id: sessionId, verdict, intel, transcript, ...filed };
 }
