@@ -1,4 +1,5 @@
 import { Observable, type OperatorFunction } from 'rxjs';
+import { VOICE_RMS_THRESHOLD } from '../src/domain/limits.js';
 
 /** Signs of the caller talking: transcript text (final or interim) or a level reading of one audio frame. */
 export type CallerActivity = { kind: 'text' } | { kind: 'voice'; rms: number; ms: number };
@@ -9,8 +10,6 @@ export interface BargeInOptions {
   /** Voice must last this long before it counts as an interruption (a cough or click does not). */
   minVoiceMs?: number;
 }
-
-export const VOICE_RMS_THRESHOLD = 700;
 
 /**
  * Emits each time the caller starts talking: any transcript text at once, or audio louder than the

@@ -10,8 +10,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import type { EndReason } from '../src/domain/frames.js';
-
-export const MINUTE_MS = 60_000;
+import { BILLING_MINUTE_MS } from '../src/domain/limits.js';
 
 /**
  * The credit meter. The first minute is charged when the session starts; this charges every
@@ -25,7 +24,7 @@ export function meter(opts: {
   /** Charges after the first that the session can ever owe (its time limit); a tick at the limit itself is not a started minute. */
   maxCharges?: number;
 }): Observable<EndReason> {
-  return interval(opts.periodMs ?? MINUTE_MS, opts.scheduler).pipe(
+  return interval(opts.periodMs ?? BILLING_MINUTE_MS, opts.scheduler).pipe(
     take(opts.maxCharges ?? Infinity),
     concatMap(() => from(opts.debit())),
     filter((charged) => !charged),

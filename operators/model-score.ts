@@ -19,11 +19,9 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import type { Utterance } from '../src/domain/frames.js';
+import { MODEL_EVERY_MS, MODEL_MIN_NEW_CHARS } from '../src/domain/limits.js';
 import type { Assessment } from '../src/domain/verdict.js';
 import type { ModelInput } from '../src/providers/llm/types.js';
-
-export const MODEL_EVERY_MS = 30_000;
-export const MODEL_MIN_NEW_CHARS = 120;
 
 export interface ModelScoreDeps {
   /** The model call; the signal aborts it when the session ends first. */

@@ -1,4 +1,5 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { REPLY_PAUSE_MS } from '../src/domain/limits.js';
 
 /** What decides when the persona answers. */
 export type TurnSignal =
@@ -8,8 +9,6 @@ export type TurnSignal =
   | { kind: 'end_of_turn' }
   /** The caller is still making sound or interim text: not done yet. */
   | { kind: 'activity' };
-
-export const REPLY_PAUSE_MS = 1200;
 
 /**
  * Emits when the persona should answer: at once when the client says the turn ended, otherwise once the

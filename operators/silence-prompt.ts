@@ -1,4 +1,5 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { HONEYPOT_MAX_PROMPTS, HONEYPOT_SILENCE_MS } from '../src/domain/limits.js';
 
 /** What the silence clock listens to. */
 export type SilenceSignal =
@@ -11,9 +12,6 @@ export type SilenceSignal =
 
 export type SilenceAction = { kind: 'prompt'; n: number } | { kind: 'hangup' };
 
-export const SILENCE_MS = 8000;
-export const MAX_PROMPTS = 3;
-
 /**
  * The honeypot's silence rule: when the caller has been silent for `silenceMs` after the persona finished,
  * the persona prompts ("Hello? Are you still there?"); after `maxPrompts` unanswered prompts the next
@@ -24,8 +22,8 @@ export function silencePrompts(opts: {
   silenceMs?: number;
   maxPrompts?: number;
 }): OperatorFunction<SilenceSignal, SilenceAction> {
-  const silenceMs = opts.silenceMs ?? SILENCE_MS;
-  const maxPrompts = opts.maxPrompts ?? MAX_PROMPTS;
+  const silenceMs = opts.silenceMs ?? HONEYPOT_SILENCE_MS;
+  const maxPrompts = opts.maxPrompts ?? HONEYPOT_MAX_PROMPTS;
   return (source) =>
     new Observable<SilenceAction>((sub) => {
       let prompts = 0;

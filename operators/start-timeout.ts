@@ -1,8 +1,5 @@
 import { take, throwError, timeout, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 
-export const FILTER_START_TIMEOUT_MS = 15_000;
-export const HONEYPOT_START_TIMEOUT_MS = 10_000;
-
 export class StartTimeoutError extends Error {
   constructor(readonly ms: number) {
     super(`no start message within ${ms / 1000} s`);

@@ -1,9 +1,6 @@
 import { map, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { EndReason } from '../src/domain/frames.js';
 
-export const FILTER_TIME_LIMIT_MS = 60 * 60_000;
-export const HONEYPOT_TIME_LIMIT_MS = 15 * 60_000;
-
 /** Emits `time_limit` once the session has run its maximum length (60 min filter, 15 min honeypot). */
 export function timeLimit(ms: number, scheduler: SchedulerLike): Observable<EndReason> {
   return timer(ms, scheduler).pipe(map((): EndReason => 'time_limit'));

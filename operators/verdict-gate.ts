@@ -1,17 +1,13 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import { combine } from '../src/domain/combine.js';
 import { SUSPICIOUS_AT } from '../src/domain/levels.js';
+import { RULES_ONLY_MIN, SCORE_STEP } from '../src/domain/limits.js';
 import type { Assessment, Verdict } from '../src/domain/verdict.js';
 
 export interface ScoreUpdate {
   from: 'rules' | 'model';
   assessment: Assessment;
 }
-
-/** Spec: a rules-only score below 0.5 is never sent. */
-export const RULES_ONLY_MIN = 0.5;
-/** Spec: a move of 0.15 or more is worth a new verdict. */
-export const SCORE_STEP = 0.15;
 
 /**
  * Decides which score updates become `verdict` events (spec, "When a verdict event is sent").

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { MAX_LIVE_SESSIONS } from './domain/limits.js';
 import { DEFAULT_DRAIN_SECONDS } from './domain/shutdown.js';
 import { loadTuning, TuningError, type Tuning } from './tuning.js';
 
@@ -271,7 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: url(env, 'VOICE_PUBLIC_URL', ['http', 'https']),
     dataDir: path.resolve(str(env, 'VOICE_DATA_DIR') ?? './data'),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb', 'mongodb+srv']),
-    maxSessions: int(env, 'VOICE_MAX_SESSIONS', 200, 1, 100000),
+    maxSessions: int(env, 'VOICE_MAX_SESSIONS', MAX_LIVE_SESSIONS, 1, 100000),
     features: features(env),
     bootstrapKeys: bootstrapKeys(env),
     webhookAllowPrivate: bool(env, 'VOICE_WEBHOOK_ALLOW_PRIVATE', false),

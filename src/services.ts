@@ -3,7 +3,7 @@ import type { AnalysisPool } from './analysis/pool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { Persona } from './honeypot/types.js';
-import { createChatModel, type ChatModel } from './providers/llm/chat.js';
+import { createChatModel, type ChatModel } from './providers/llm/index.js';
 import type { ModelProvider } from './providers/llm/types.js';
 import type { SpeechToText } from './providers/stt/types.js';
 import type { TextToSpeech } from './providers/tts/types.js';

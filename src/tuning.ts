@@ -5,8 +5,8 @@
  * `voice eval --calibrate`). Read from VOICE_* variables like the rest of the configuration; the console
  * shows the values in force (GET /console/tuning). docs/tuning.md says when to turn each.
  */
-import { MODEL_EVERY_MS, MODEL_MIN_NEW_CHARS } from '../operators/model-score.js';
 import type { VadMode } from './audio/vad.js';
+import { MODEL_EVERY_MS, MODEL_MIN_NEW_CHARS } from './domain/limits.js';
 import { CALIBRATION } from './rules/calibration.js';
 
 export interface Tuning {

@@ -2,8 +2,7 @@
  * The honeypot's clocks. Spec values are the defaults; the environment may shorten them so an
  * end-to-end test over a real socket can see a prompt and a hang-up without waiting 32 seconds.
  */
-import { REPLY_PAUSE_MS } from '../../operators/reply-timing.js';
-import { MAX_PROMPTS, SILENCE_MS } from '../../operators/silence-prompt.js';
+import { HONEYPOT_MAX_PROMPTS, HONEYPOT_SILENCE_MS, REPLY_PAUSE_MS } from '../../src/domain/limits.js';
 
 export interface HoneypotTiming {
   /** Caller silence before the persona prompts (spec: 8 s). */
@@ -15,8 +14,8 @@ export interface HoneypotTiming {
 }
 
 export const SPEC_TIMING: HoneypotTiming = {
-  silenceMs: SILENCE_MS,
-  maxPrompts: MAX_PROMPTS,
+  silenceMs: HONEYPOT_SILENCE_MS,
+  maxPrompts: HONEYPOT_MAX_PROMPTS,
   replyPauseMs: REPLY_PAUSE_MS,
 };
 

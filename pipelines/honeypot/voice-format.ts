@@ -6,6 +6,7 @@ import { ALAW_TO_PCM, MULAW_TO_PCM } from '../../src/audio/g711.js';
 import { encodeAlaw, encodeMulaw } from '../../src/audio/g711-encode.js';
 import { resampleAll } from '../../src/audio/resampler.js';
 import type { AudioEncoding, AudioFormat } from '../../src/domain/frames.js';
+import { MIN_FRAME_MS } from '../../src/domain/limits.js';
 import type { SpeechAudio } from '../../src/providers/tts/types.js';
 
 export function bytesPerSample(encoding: AudioEncoding): number {
@@ -13,7 +14,7 @@ export function bytesPerSample(encoding: AudioEncoding): number {
 }
 
 /** Bytes in one frame of `ms` milliseconds. */
-export function frameBytes(format: AudioFormat, ms = 20): number {
+export function frameBytes(format: AudioFormat, ms = MIN_FRAME_MS): number {
   return Math.round((format.sampleRate * ms) / 1000) * bytesPerSample(format.encoding);
 }
 

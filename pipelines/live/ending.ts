@@ -3,7 +3,7 @@ import type { SessionEvent } from '../../src/domain/events.js';
 import { countIntel, mergeIntel, type Intel } from '../../src/domain/intel.js';
 import type { StoredSession } from '../../src/domain/session.js';
 import { shutdownAnalysisMs } from '../../src/domain/shutdown.js';
-import type { Verdict } from '../../src/domain/verdict.js';
+import { CLEAN_VERDICT, type Verdict } from '../../src/domain/verdict.js';
 import type { EventFactory } from '../../src/events/envelope.js';
 import { analyzeCall } from '../analyze.js';
 import { metrics } from '../../src/observability/metrics.js';
@@ -82,14 +82,7 @@ async function finish(
     intel = analysis.intel;
   } catch (e) {
     log.error({ err: e }, 'final analysis failed');
-    verdict = state.lastVerdict ?? {
-      score: 0,
-      level: 'clean',
-      category: 'none',
-      tactics: [],
-      signals: [],
-      source: 'heuristic',
-    };
+    verdict = state.lastVerdict ?? CLEAN_VERDICT;
     intel = {};
   } finally {
     bound.unsubscribe();

@@ -1,8 +1,13 @@
 import type { SessionKind } from '../../src/domain/events.js';
 import type { Product } from '../../src/domain/filing.js';
 import { liveMinutePrice } from '../../src/domain/prices.js';
-import { FILTER_START_TIMEOUT_MS, HONEYPOT_START_TIMEOUT_MS } from '../../operators/start-timeout.js';
-import { FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../operators/time-limit.js';
+import {
+  FILTER_START_TIMEOUT_MS,
+  FILTER_TIME_LIMIT_MS,
+  FINAL_ANALYSIS_MS,
+  HONEYPOT_START_TIMEOUT_MS,
+  HONEYPOT_TIME_LIMIT_MS,
+} from '../../src/domain/limits.js';
 
 /** What differs between the two live products; every live stage is parameterised by it. */
 export interface LiveProfile {
@@ -11,8 +16,6 @@ export interface LiveProfile {
   timeLimitMs: number;
   /** Filing thresholds and complaint product. */
   filingProduct: Product;
-  /** Default of the `report` option when neither the URL nor `params` set it. */
-  reportDefault: boolean;
   minutePrice(tracksBoth: boolean): number;
   /** Spec: final analysis may take up to 20 s after the stop. */
   finalAnalysisMs: number;
@@ -29,9 +32,8 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     startTimeoutMs: FILTER_START_TIMEOUT_MS,
     timeLimitMs: FILTER_TIME_LIMIT_MS,
     filingProduct: 'filter',
-    reportDefault: false,
     minutePrice: (both) => liveMinutePrice('filter', both),
-    finalAnalysisMs: 20_000,
+    finalAnalysisMs: FINAL_ANALYSIS_MS,
     flushMs: 15_000,
   },
   honeypot: {
@@ -39,10 +41,9 @@ export const LIVE_PROFILES: Readonly<Record<SessionKind, LiveProfile>> = {
     startTimeoutMs: HONEYPOT_START_TIMEOUT_MS,
     timeLimitMs: HONEYPOT_TIME_LIMIT_MS,
     filingProduct: 'honeypot',
-    reportDefault: true,
     // The called party is the persona: nothing to transcribe twice.
     minutePrice: () => liveMinutePrice('honeypot', false),
-    finalAnalysisMs: 20_000,
+    finalAnalysisMs: FINAL_ANALYSIS_MS,
     flushMs: 15_000,
   },
 };

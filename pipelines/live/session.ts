@@ -19,11 +19,12 @@ import {
 } from 'rxjs';
 import type { PersonaInfo, SessionEvent } from '../../src/domain/events.js';
 import type { EndReason, Frame, Utterance } from '../../src/domain/frames.js';
+import { BILLING_MINUTE_MS } from '../../src/domain/limits.js';
 import { shutdownFlushMs } from '../../src/domain/shutdown.js';
 import { EventFactory } from '../../src/events/envelope.js';
 import { metrics } from '../../src/observability/metrics.js';
 import { collectDtmf } from '../../operators/dtmf.js';
-import { meter, MINUTE_MS } from '../../operators/meter.js';
+import { meter } from '../../operators/meter.js';
 import { timeLimit } from '../../operators/time-limit.js';
 import { routeFrames } from '../../operators/route-frames.js';
 import type { PipelineContext, StageContext } from '../types.js';
@@ -88,7 +89,7 @@ export function liveSession(
       meter({
         debit: () => debitMinute(ctx, profile, price),
         scheduler,
-        maxCharges: Math.ceil(profile.timeLimitMs / MINUTE_MS) - 1,
+        maxCharges: Math.ceil(profile.timeLimitMs / BILLING_MINUTE_MS) - 1,
       }),
       timeLimit(profile.timeLimitMs, scheduler),
       hooks.end$ ?? [],

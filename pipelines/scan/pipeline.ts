@@ -5,6 +5,7 @@
 import { analyzeCall } from '../analyze.js';
 import type { Utterance } from '../../src/domain/frames.js';
 import { countIntel, type Intel } from '../../src/domain/intel.js';
+import { FINAL_ANALYSIS_MS } from '../../src/domain/limits.js';
 import type { StoredSession } from '../../src/domain/session.js';
 import type { Verdict } from '../../src/domain/verdict.js';
 import { callerText, formatTranscript, parseTranscript } from '../../src/rules/index.js';
@@ -13,9 +14,6 @@ import { withTimeout } from '../../src/util/abort.js';
 import { fileComplaints } from '../filing.js';
 import type { PortsOf } from '../ports.js';
 import { uuidv7 } from '../../src/util/uuid7.js';
-
-/** Spec: final analysis takes up to 20 seconds. */
-export const ANALYSIS_TIMEOUT_MS = 20_000;
 
 export interface ScanJob {
   keyId: string;
@@ -61,7 +59,7 @@ export async function runScan(
     ...(job.language ? { language: job.language } : {}),
   };
   // The model gets the same bound as a live call's final analysis; the request's own time-out still applies.
-  const bounded = withTimeout(signal, ANALYSIS_TIMEOUT_MS);
+  const bounded = withTimeout(signal, FINAL_ANALYSIS_MS);
   const modelFailed = (e: Error): void => {
     // The request ending (the client hung up, or its time ran out) is not a model fault: a line, not a warning.
     if (signal.aborted) {

@@ -6,6 +6,7 @@
 import { CATEGORIES } from '../domain/categories.js';
 import { TACTICS } from '../domain/tactics.js';
 import { INTEL_LIST_FIELDS } from '../domain/intel.js';
+import { MAX_SAMPLE_RATE, MIN_SAMPLE_RATE, SESSIONS_LIMIT_DEFAULT, SESSIONS_LIMIT_MAX } from '../domain/limits.js';
 
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -126,7 +127,7 @@ const scanBody: Schema = {
     transcript: { type: 'string', maxLength: 500_000 },
     audio_base64: str,
     encoding: { enum: ['wav', 'pcm16', 'mulaw'], default: 'wav' },
-    sample_rate: { type: 'integer', minimum: 8000, maximum: 48000 },
+    sample_rate: { type: 'integer', minimum: MIN_SAMPLE_RATE, maximum: MAX_SAMPLE_RATE },
     language: str,
     from: str,
     to: str,
@@ -369,7 +370,7 @@ export const OPENAPI = {
           {
             name: 'limit',
             in: 'query',
-            schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+            schema: { type: 'integer', minimum: 1, maximum: SESSIONS_LIMIT_MAX, default: SESSIONS_LIMIT_DEFAULT },
             description: 'Any other value becomes 50.',
           },
         ],

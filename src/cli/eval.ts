@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config.js';
+import { FINAL_ANALYSIS_MS } from '../domain/limits.js';
 import { createLogger } from '../log.js';
 import type { ModelProvider } from '../providers/llm/types.js';
 import { evidenceLogit } from '../rules/assess.js';
@@ -150,7 +151,10 @@ async function modelPredictor(llm: ModelProvider): Promise<(r: EvalRecord) => Pr
   return async (r) => {
     const utterances = parseTranscript(r.transcript);
     const ctrl = new AbortController();
-    const timer = setTimeout(() => ctrl.abort(new Error('analysis timed out after 20 s')), 20_000);
+    const timer = setTimeout(
+      () => ctrl.abort(new Error(`analysis timed out after ${FINAL_ANALYSIS_MS / 1000} s`)),
+      FINAL_ANALYSIS_MS,
+    );
     try {
       const { verdict } = await finalAnalysis(
         { utterances, callerText: callerText(utterances), product: 'scan' },

@@ -1,5 +1,6 @@
 import type { VerdictCategory } from './categories.js';
 import { clampScore, levelOf, type Level } from './levels.js';
+import { SUMMARY_MAX_SENTENCES } from './limits.js';
 import type { Tactic } from './tactics.js';
 
 export type VerdictSource = 'heuristic' | 'llm' | 'combined' | 'stored';
@@ -34,7 +35,7 @@ export function toVerdict(a: Assessment, source: VerdictSource): Verdict {
     signals: a.signals.slice(0, 8),
     source,
   };
-  if (a.summary) v.summary = limitSentences(a.summary, 2);
+  if (a.summary) v.summary = limitSentences(a.summary, SUMMARY_MAX_SENTENCES);
   return v;
 }
 

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { SessionEvent } from '../domain/events.js';
 import { goesToWebhook } from '../domain/events.js';
+import { WEBHOOK_TIMEOUT_MS } from '../domain/limits.js';
 import type { Logger } from '../log.js';
 import { metrics } from '../observability/metrics.js';
 import { isBlockedAddress } from './address-guard.js';
@@ -84,7 +85,7 @@ export function createWebhookSink(opts: WebhookOptions): WebhookSink | null {
   const parsed = webhookTarget(opts.url);
   if (!parsed) return null;
   const target: URL = parsed;
-  const timeoutMs = opts.timeoutMs ?? 5000;
+  const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const concurrency = opts.concurrency ?? 4;
   const queueLimit = opts.queueLimit ?? 64;
   const queue: SessionEvent[] = [];

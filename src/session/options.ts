@@ -1,10 +1,9 @@
 import type { SessionKind } from '../domain/events.js';
+import { REPORT_DEFAULT } from '../domain/limits.js';
 import type { SessionOptions } from './types.js';
 
 /** Option keys the live products understand (URL query, start `params`, SIP headers). */
 export const OPTION_KEYS = ['webhook', 'language', 'report', 'tracks', 'persona'] as const;
-
-const REPORT_DEFAULT: Readonly<Record<SessionKind, boolean>> = { filter: false, honeypot: true };
 
 /**
  * Merges URL options with the start message's `params`; a `params` value wins. Unknown keys and

@@ -1,9 +1,8 @@
 import type { SessionKind } from '../domain/events.js';
 import type { AudioEncoding } from '../domain/frames.js';
+import { MAX_SAMPLE_RATE, MIN_SAMPLE_RATE } from '../domain/limits.js';
 import type { StartInfo } from '../transport/types.js';
 
-export const MIN_SAMPLE_RATE = 8000;
-export const MAX_SAMPLE_RATE = 48000;
 /** Raw clients may declare pcm16 or mulaw; vendor B's PCMA arrives as alaw. */
 const SUPPORTED: readonly AudioEncoding[] = ['pcm16', 'mulaw', 'alaw'];
 

@@ -1,11 +1,10 @@
 import type { SessionEvent } from '../domain/events.js';
 import type { AudioEncoding, OutboundFrame, Track } from '../domain/frames.js';
+import { MAX_SAMPLE_RATE, MIN_SAMPLE_RATE } from '../domain/limits.js';
 import { copyBytes } from '../util/bytes.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import { dtmfDigit, isObject, parseObject, textMessage, type JsonObject } from './wire.js';
 
-export const MIN_SAMPLE_RATE = 8000;
-export const MAX_SAMPLE_RATE = 48000;
 const RAW_ENCODINGS: readonly AudioEncoding[] = ['pcm16', 'mulaw'];
 const MAX_CALL_ID = 256;
 /** Caller and called party as given: numbers, SIP URIs, `anonymous`. */

@@ -1,7 +1,7 @@
 import type { SessionEvent, SessionKind } from '../domain/events.js';
 import type { AudioEncoding, OutboundFrame } from '../domain/frames.js';
+import { MAX_SAMPLE_RATE, MIN_SAMPLE_RATE } from '../domain/limits.js';
 import { isE164 } from '../domain/phone.js';
-import { MAX_SAMPLE_RATE, MIN_SAMPLE_RATE } from './raw.js';
 import type { Decoded, Serializer, StartInfo, WireMessage } from './types.js';
 import {
   decodeStreamEvent,

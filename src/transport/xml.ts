@@ -3,6 +3,7 @@
  * Every value that reaches the output goes through one escaping function, so caller numbers,
  * webhook URLs and keys cannot break out of an attribute.
  */
+import { HONEYPOT_TIME_LIMIT_MS } from '../domain/limits.js';
 
 export interface XmlElement {
   name: string;
@@ -78,7 +79,7 @@ export function renderXml(root: XmlElement): string {
 export type XmlVendor = 'vendor_a' | 'vendor_b';
 
 /** Longest honeypot call (spec: 15 minutes) plus a margin for the greeting and the final analysis. */
-export const HONEYPOT_HOLD_SECONDS = 15 * 60 + 60;
+export const HONEYPOT_HOLD_SECONDS = HONEYPOT_TIME_LIMIT_MS / 1000 + 60;
 
 function parameters(params: Record<string, string | undefined>): XmlElement[] {
   return Object.entries(params)

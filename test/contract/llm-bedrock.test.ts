@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config.js';
 import { createBedrockChat, createBedrockProvider } from '../../src/providers/llm/bedrock.js';
+import { bedrockConnection } from '../../src/providers/llm/index.js';
 import { TOOL_NAME, TRANSCRIPT_TAG } from '../../src/providers/llm/prompt.js';
-import { ProviderError, type ModelInput } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
+import type { ModelInput } from '../../src/providers/llm/types.js';
 import {
   startBedrockServer,
   textReply,
@@ -12,7 +14,7 @@ import {
 } from '../fixtures/llm-servers/bedrock.js';
 
 const MODEL_ID = 'anthropic.claude-3-haiku-20240307-v1:0';
-const config = loadConfig({ VOICE_LLM: 'bedrock', VOICE_BEDROCK_MODEL_ID: MODEL_ID });
+const config = bedrockConnection(loadConfig({ VOICE_LLM: 'bedrock', VOICE_BEDROCK_MODEL_ID: MODEL_ID }));
 const credentials = { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret' };
 
 function input(callerText: string): ModelInput {
@@ -38,7 +40,11 @@ const GOOD = {
 describe('Bedrock Converse provider (real SDK against a local Converse server)', () => {
   let server: LocalServer;
   const provider = (timeouts: { liveMs?: number; finalMs?: number } = {}) =>
-    createBedrockProvider(config, { ...timeouts, client: { endpoint: server.url, credentials, region: 'us-east-1' } });
+    createBedrockProvider({
+      ...config,
+      ...timeouts,
+      client: { endpoint: server.url, credentials, region: 'us-east-1' },
+    });
   const start = async (replies: Reply[]) => {
     server = await startBedrockServer(replies);
   };
@@ -241,7 +247,7 @@ describe('Bedrock Converse provider (real SDK against a local Converse server)',
     const saved = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
     process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = server.url;
     try {
-      const p = createBedrockProvider(config, { client: { credentials } });
+      const p = createBedrockProvider({ ...config, client: { credentials } });
       const a = await p.scoreLive(input(SCAM), new AbortController().signal);
       expect(a.score).to.equal(0.93);
       await p.close?.();
@@ -253,7 +259,7 @@ describe('Bedrock Converse provider (real SDK against a local Converse server)',
 
   it('chat: replies with the model text, the conversation opening on a user turn', async () => {
     await start([textReply('Oh dear, which account did you say?')]);
-    const chat = createBedrockChat(config, { client: { endpoint: server.url, credentials, region: 'us-east-1' } });
+    const chat = createBedrockChat({ ...config, client: { endpoint: server.url, credentials, region: 'us-east-1' } });
     const text = await chat.reply(
       'You are Margaret, 78.',
       [

@@ -6,8 +6,10 @@ import { expect } from 'chai';
 import { finalAnalysis } from '../../pipelines/final-analysis.js';
 import { loadConfig } from '../../src/config.js';
 import { createBedrockProvider } from '../../src/providers/llm/bedrock.js';
+import { bedrockConnection } from '../../src/providers/llm/index.js';
 import { createLocalProvider } from '../../src/providers/llm/local/provider.js';
-import { ProviderError, type ModelInput } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
+import type { ModelInput } from '../../src/providers/llm/types.js';
 import { startBedrockServer, type LocalServer } from '../fixtures/llm-servers/bedrock.js';
 
 const CALLER =
@@ -41,7 +43,8 @@ describe('model providers in the final analysis', () => {
       { kind: 'error', status: 429, type: 'ThrottlingException', message: 'Rate exceeded' },
     ]);
     const config = loadConfig({ VOICE_LLM: 'bedrock' });
-    const llm = createBedrockProvider(config, {
+    const llm = createBedrockProvider({
+      ...bedrockConnection(config),
       client: {
         endpoint: server.url,
         region: 'us-east-1',

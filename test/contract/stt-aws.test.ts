@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createSpeechToText } from '../../src/providers/stt/index.js';
 import { createAwsTranscribe, IDENTIFY_OPTIONS, type AwsTranscribeOptions } from '../../src/providers/stt/aws.js';
-import { ProviderError } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
 import type { SttResult } from '../../src/providers/stt/types.js';
 import { chunked, tone } from '../fixtures/audio/signals.js';
 import { startTranscribeServer, type Scenario, type TranscribeServer } from '../fixtures/stt-servers/transcribe.js';

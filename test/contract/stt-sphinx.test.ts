@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createSpeechToText } from '../../src/providers/stt/index.js';
 import { createSphinx, detectSphinx } from '../../src/providers/stt/sphinx.js';
-import { ProviderError } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
 import type { AudioFrame } from '../../src/domain/frames.js';
 import { encodeAlaw, encodeMulaw } from '../../src/audio/g711-encode.js';
 import { resampleAll } from '../../src/audio/resampler.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { transcribeAudio } from '../../pipelines/live/transcription.js';
 import { createWhisper } from '../../src/providers/stt/whisper.js';
-import { ProviderError } from '../../src/providers/llm/types.js';
+import { ProviderError } from '../../src/providers/errors.js';
 import type { AudioFrame } from '../../src/domain/frames.js';
 import { encodeMulaw } from '../../src/audio/g711-encode.js';
 import { chunked, concat, silence, tone } from '../fixtures/audio/signals.js';

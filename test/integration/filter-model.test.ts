@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config.js';
+import { openAiConnection } from '../../src/providers/llm/index.js';
 import { createOpenAiProvider } from '../../src/providers/llm/openai.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
@@ -42,7 +43,7 @@ describe('live filter with a model (OpenAI-style server) in virtual time', funct
     });
     clock = new VirtualClock();
     live = await startLiveApp(
-      { ...server.services, llm: createOpenAiProvider(config) },
+      { ...server.services, llm: createOpenAiProvider(openAiConnection(config)!) },
       { scheduler: clock.scheduler },
     );
     const run = await openLive(`${live.wsUrl}/voice/filter/stream?key=${server.key}`);

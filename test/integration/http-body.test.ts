@@ -11,7 +11,7 @@ import { metrics } from '../../src/observability/metrics.js';
 import { readJson } from '../../src/server/http/json.js';
 import type { Mount } from '../../src/server/types.js';
 import { HttpError, ok, type Route } from '../../src/server/types.js';
-import { SCAN_BODY_LIMIT } from '../../src/server/routes/scan-request.js';
+import { SCAN_BODY_LIMIT } from '../../src/domain/limits.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, unknown>;

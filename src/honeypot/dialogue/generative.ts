@@ -4,7 +4,7 @@
  * (ProviderError), so the caller of `reply` falls back to the scripted engine for that turn.
  */
 import type { ChatModel } from '../../providers/llm/chat.js';
-import { ProviderError } from '../../providers/llm/types.js';
+import { ProviderError } from '../../providers/errors.js';
 import { chatTurns, systemPrompt } from './prompt.js';
 import type { DialogueEngine, DialogueState } from './types.js';
 

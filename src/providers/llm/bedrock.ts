@@ -11,13 +11,13 @@ import {
   type ConverseCommandInput,
   type Message,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { Config } from '../../config.js';
 import type { ChatModel, ChatOptions, ChatTurn } from './chat.js';
 import { asProviderError, withDeadline } from './deadline.js';
 import { createGenerativeProvider, type StructuredBackend, type Timeouts } from './generative.js';
 import { extractJson, MalformedOutput } from './output.js';
 import { TOOL_NAME } from './prompt.js';
-import { ProviderError, type ModelProvider } from './types.js';
+import { ProviderError } from '../errors.js';
+import type { ModelProvider } from './types.js';
 
 const PROVIDER = 'bedrock';
 /** Errors worth trying again on the next tick. */
@@ -29,10 +29,16 @@ const RETRYABLE = new Set([
   'ModelTimeoutException',
 ]);
 
-export interface BedrockOptions extends Timeouts {
+/** What reaches Bedrock: the model, and client settings beyond the SDK's env chain. */
+export interface BedrockConnection {
+  /** VOICE_BEDROCK_MODEL_ID. */
+  modelId: string;
   /** Extra client settings (endpoint, credentials, request handler); the SDK's env chain fills the rest. */
   client?: BedrockRuntimeClientConfig;
 }
+
+export interface BedrockOptions extends BedrockConnection, Timeouts {}
+export interface BedrockChatOptions extends BedrockConnection, ChatOptions {}
 
 export function createBedrockClient(options: BedrockRuntimeClientConfig = {}): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
@@ -84,9 +90,9 @@ function refusesTools(err: unknown): boolean {
   return err instanceof Error && err.name === 'ValidationException' && /tool/i.test(err.message);
 }
 
-export function createBedrockProvider(config: Config, options: BedrockOptions = {}): ModelProvider {
+export function createBedrockProvider(options: BedrockOptions): ModelProvider {
   const client = createBedrockClient(options.client);
-  const modelId = config.bedrockModelId;
+  const { modelId } = options;
   let firstShape = 0;
   const backend: StructuredBackend = async (req, signal) => {
     for (let i = firstShape; ; i++) {
@@ -142,12 +148,9 @@ export function toConverseMessages(turns: ChatTurn[]): Message[] {
   return out;
 }
 
-export function createBedrockChat(
-  config: Config,
-  options: ChatOptions & { client?: BedrockRuntimeClientConfig } = {},
-): ChatModel {
+export function createBedrockChat(options: BedrockChatOptions): ChatModel {
   const client = createBedrockClient(options.client);
-  const modelId = config.bedrockModelId;
+  const { modelId } = options;
   const timeoutMs = options.timeoutMs ?? 8000;
   return {
     id: `${PROVIDER}:${modelId}`,

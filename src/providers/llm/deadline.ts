@@ -1,4 +1,4 @@
-import { ProviderError } from './types.js';
+import { ProviderError } from '../errors.js';
 
 /**
  * Runs one provider call under a deadline and the caller's AbortSignal.

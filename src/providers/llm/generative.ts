@@ -2,13 +2,15 @@
  * The scoring port over any generative backend: prompt, deadline, validation, injection guard.
  * A backend only has to turn (system, user, schema) into one raw JSON value.
  */
+import { FINAL_ANALYSIS_MS } from '../../domain/limits.js';
 import type { Assessment } from '../../domain/verdict.js';
 import { asProviderError, withDeadline } from './deadline.js';
 import { guardInjection } from './injection.js';
 import { keepCallerQuotes } from './quotes.js';
 import { MalformedOutput, repairAnalysis, repairAssessment } from './output.js';
 import { outputSchema, systemPrompt, userMessage, type PromptMode } from './prompt.js';
-import { ProviderError, type Analysis, type ModelInput, type ModelProvider } from './types.js';
+import { ProviderError } from '../errors.js';
+import type { Analysis, ModelInput, ModelProvider } from './types.js';
 
 export interface StructuredRequest {
   system: string;
@@ -28,7 +30,8 @@ export interface Timeouts {
 }
 
 export const DEFAULT_LIVE_MS = 10_000;
-export const DEFAULT_FINAL_MS = 18_000;
+/** The spec's 20 s less what the rules, intel and the record need after the model answers. */
+export const DEFAULT_FINAL_MS = FINAL_ANALYSIS_MS - 2_000;
 
 export function createGenerativeProvider(
   provider: string,

@@ -6,7 +6,6 @@
  * call, then plain JSON read out of the reply text. Only a 400/422 (the server refusing the shape)
  * moves to the next step; any other failure is the provider's answer.
  */
-import type { Config } from '../../config.js';
 import type { ChatModel, ChatOptions } from './chat.js';
 import { asProviderError, withDeadline } from './deadline.js';
 import {
@@ -17,15 +16,26 @@ import {
 } from './generative.js';
 import { extractJson, MalformedOutput } from './output.js';
 import { TOOL_NAME } from './prompt.js';
-import { ProviderError, type ModelProvider } from './types.js';
+import { ProviderError } from '../errors.js';
+import type { ModelProvider } from './types.js';
 
 const PROVIDER = 'openai';
 type Shape = 'json_schema' | 'tools' | 'plain';
 const SHAPES: readonly Shape[] = ['json_schema', 'tools', 'plain'];
 
-export interface OpenAiOptions extends Timeouts {
+/** Where the server is and who we are to it. */
+export interface OpenAiConnection {
+  /** VOICE_OPENAI_BASE_URL: the address `/chat/completions` is appended to. */
+  baseUrl: string;
+  /** VOICE_OPENAI_MODEL. */
+  model: string;
+  /** VOICE_OPENAI_API_KEY, sent as a Bearer token; never logged. */
+  apiKey?: string;
   fetch?: typeof fetch;
 }
+
+export interface OpenAiOptions extends OpenAiConnection, Timeouts {}
+export interface OpenAiChatOptions extends OpenAiConnection, ChatOptions {}
 
 interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -34,17 +44,17 @@ interface ChatMessage {
 
 class ShapeRefused extends Error {}
 
-function endpoint(config: Config): string {
-  if (!config.openaiBaseUrl) throw new ProviderError(PROVIDER, 'VOICE_OPENAI_BASE_URL is not set');
-  return `${config.openaiBaseUrl.replace(/\/+$/, '')}/chat/completions`;
+function endpoint(conn: OpenAiConnection): string {
+  return `${conn.baseUrl.replace(/\/+$/, '')}/chat/completions`;
 }
 
-async function post(config: Config, body: unknown, signal: AbortSignal, doFetch: typeof fetch): Promise<unknown> {
+async function post(conn: OpenAiConnection, body: unknown, signal: AbortSignal): Promise<unknown> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (config.openaiApiKey) headers.authorization = `Bearer ${config.openaiApiKey}`;
+  if (conn.apiKey) headers.authorization = `Bearer ${conn.apiKey}`;
+  const doFetch = conn.fetch ?? fetch;
   let res: Response;
   try {
-    res = await doFetch(endpoint(config), { method: 'POST', headers, body: JSON.stringify(body), signal });
+    res = await doFetch(endpoint(conn), { method: 'POST', headers, body: JSON.stringify(body), signal });
   } catch (err) {
     throw asProviderError(PROVIDER, err, signal);
   }
@@ -73,13 +83,13 @@ function errorMessage(body: string): string | undefined {
   }
 }
 
-function requestBody(config: Config, req: StructuredRequest, shape: Shape): Record<string, unknown> {
+function requestBody(model: string, req: StructuredRequest, shape: Shape): Record<string, unknown> {
   const messages: ChatMessage[] = [
     { role: 'system', content: req.system },
     { role: 'user', content: req.user },
   ];
   const body: Record<string, unknown> = {
-    model: config.openaiModel,
+    model,
     messages,
     temperature: 0,
     max_tokens: req.mode === 'final' ? 1500 : 600,
@@ -112,13 +122,12 @@ function structuredContent(completion: unknown): unknown {
   throw new MalformedOutput('the completion has neither a tool call nor content');
 }
 
-export function createOpenAiProvider(config: Config, options: OpenAiOptions = {}): ModelProvider {
-  const doFetch = options.fetch ?? fetch;
+export function createOpenAiProvider(options: OpenAiOptions): ModelProvider {
   let firstShape = 0;
   const backend: StructuredBackend = async (req, signal) => {
     for (let i = firstShape; i < SHAPES.length; i++) {
       try {
-        const completion = await post(config, requestBody(config, req, SHAPES[i]!), signal, doFetch);
+        const completion = await post(options, requestBody(options.model, req, SHAPES[i]!), signal);
         firstShape = i;
         return structuredContent(completion);
       } catch (err) {
@@ -129,14 +138,13 @@ export function createOpenAiProvider(config: Config, options: OpenAiOptions = {}
     }
     throw new ProviderError(PROVIDER, 'no request shape accepted');
   };
-  return createGenerativeProvider(PROVIDER, `${PROVIDER}:${config.openaiModel}`, backend, options);
+  return createGenerativeProvider(PROVIDER, `${PROVIDER}:${options.model}`, backend, options);
 }
 
-export function createOpenAiChat(config: Config, options: ChatOptions & { fetch?: typeof fetch } = {}): ChatModel {
-  const doFetch = options.fetch ?? fetch;
+export function createOpenAiChat(options: OpenAiChatOptions): ChatModel {
   const timeoutMs = options.timeoutMs ?? 8000;
   return {
-    id: `${PROVIDER}:${config.openaiModel}`,
+    id: `${PROVIDER}:${options.model}`,
     reply: (system, turns, signal) =>
       withDeadline(PROVIDER, timeoutMs, signal, async (inner) => {
         const messages: ChatMessage[] = [
@@ -146,10 +154,9 @@ export function createOpenAiChat(config: Config, options: ChatOptions & { fetch?
         let completion: unknown;
         try {
           completion = await post(
-            config,
-            { model: config.openaiModel, messages, temperature: 0.7, max_tokens: 300 },
+            options,
+            { model: options.model, messages, temperature: 0.7, max_tokens: 300 },
             inner,
-            doFetch,
           );
         } catch (err) {
           throw err instanceof ShapeRefused ? err.cause : err;

@@ -9,6 +9,7 @@
 import { CATEGORIES, type VerdictCategory } from '../../domain/categories.js';
 import { INTEL_LIST_FIELDS, type Intel } from '../../domain/intel.js';
 import { clampScore } from '../../domain/levels.js';
+import { SUMMARY_MAX_SENTENCES } from '../../domain/limits.js';
 import { isE164 } from '../../domain/phone.js';
 import { isTactic, type Tactic } from '../../domain/tactics.js';
 import { limitSentences, type Assessment } from '../../domain/verdict.js';
@@ -90,7 +91,7 @@ export function repairAssessment(raw: unknown): Assessment {
     signals: strings(o.signals, MAX_SIGNALS, MAX_SIGNAL_CHARS),
   };
   if (typeof o.summary === 'string' && o.summary.trim()) {
-    out.summary = limitSentences(o.summary.replace(/\s+/g, ' ').slice(0, MAX_SUMMARY_CHARS), 2);
+    out.summary = limitSentences(o.summary.replace(/\s+/g, ' ').slice(0, MAX_SUMMARY_CHARS), SUMMARY_MAX_SENTENCES);
   }
   return out;
 }

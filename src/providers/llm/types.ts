@@ -15,18 +15,6 @@ export interface Analysis extends Assessment {
   intel: Intel;
 }
 
-/** A refusal or failure of a provider; its message goes to `session.error.error`. */
-export class ProviderError extends Error {
-  constructor(
-    readonly provider: string,
-    message: string,
-    readonly retryable = false,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
-}
-
 /**
  * The live scores of one running call, from a provider that keeps what it has read of the call: each
  * `score` is given the call so far, as `scoreLive` is, and reads only what was said since the last.

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-transcribe-streaming';
 import { Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
-import { ProviderError } from '../llm/types.js';
+import { ProviderError } from '../errors.js';
 import { AudioQueue } from './audio-queue.js';
 import { languageWithRegion } from './language.js';
 import type { SpeechToText, SttOptions, SttResult } from './types.js';

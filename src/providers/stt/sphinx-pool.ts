@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
 import { metrics } from '../../observability/metrics.js';
-import { ProviderError } from '../llm/types.js';
+import { ProviderError } from '../errors.js';
 
 export type DecodePriority = 'live' | 'scan';
 

@@ -5,7 +5,7 @@
  */
 import { concatMap, defer, filter, map, Observable } from 'rxjs';
 import { writeWav } from '../../audio/wav.js';
-import { ProviderError } from '../llm/types.js';
+import { ProviderError } from '../errors.js';
 import { primaryLanguage } from './language.js';
 import type { SpeechToText, SttOptions, SttResult } from './types.js';
 

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../log.js';
-import { ProviderError } from '../llm/types.js';
+import { ProviderError } from '../errors.js';
 import { ResponseReader, type SynthRequest } from './frames.js';
 import type { SpeechAudio, TextToSpeech, VoiceOptions } from './types.js';
 

@@ -3,7 +3,7 @@
  * The endpoint follows the SDK's standard variables (AWS_ENDPOINT_URL_POLLY), region AWS_REGION.
  */
 import { PollyClient, SynthesizeSpeechCommand, type VoiceId } from '@aws-sdk/client-polly';
-import { ProviderError } from '../llm/types.js';
+import { ProviderError } from '../errors.js';
 import type { SpeechAudio, TextToSpeech } from './types.js';
 
 export interface PollyOptions {

@@ -4,6 +4,7 @@
  * spec does not know are ignored.
  */
 import busboy from 'busboy';
+import { SCAN_BODY_LIMIT } from '../../domain/limits.js';
 import { isE164 } from '../../domain/phone.js';
 import { readJson } from '../http/json.js';
 import { HttpError, type HttpRequest } from '../types.js';
@@ -21,8 +22,6 @@ export interface ScanRequest {
   report: boolean;
 }
 
-/** The spec's body limit, "25 MB", read as SI megabytes (25 000 000 bytes); the route enforces it on the raw body too. */
-export const SCAN_BODY_LIMIT = 25_000_000;
 /** Scoring runs on the event loop: a bound on the text keeps one request from stalling live calls. */
 export const MAX_TRANSCRIPT_CHARS = 500_000;
 const ENCODINGS: readonly ScanEncoding[] = ['wav', 'pcm16', 'mulaw'];

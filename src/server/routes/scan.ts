@@ -1,6 +1,7 @@
 import { probeDuration, transcribeScanAudio } from '../../../pipelines/scan/audio.js';
 import { ScanAudioError } from '../../../pipelines/scan/audio-error.js';
 import { SCAN_ANSWER_RESERVE_MS } from '../../audio/scan-budget.js';
+import { SCAN_BODY_LIMIT, SCAN_TIMEOUT_MS } from '../../domain/limits.js';
 import { scanPrice } from '../../domain/prices.js';
 import { metrics } from '../../observability/metrics.js';
 import { pipelinePorts, type Services } from '../../services.js';
@@ -8,9 +9,6 @@ import { runScan, transcriptUtterances } from '../../../pipelines/scan/pipeline.
 import { HttpError, ok, type Route } from '../types.js';
 import { scanAudioHttpError } from './scan-audio-errors.js';
 import { parseScanRequest } from './scan-body.js';
-import { SCAN_BODY_LIMIT } from './scan-request.js';
-
-export const SCAN_TIMEOUT_MS = 90_000;
 
 /** POST /voice/scan: score a transcript or a recording (spec, POST /scan). */
 export function scanRoutes(s: Services): Route[] {

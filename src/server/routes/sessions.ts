@@ -1,16 +1,14 @@
+import { SESSIONS_LIMIT_DEFAULT, SESSIONS_LIMIT_MAX } from '../../domain/limits.js';
 import { publicRecord, type StoredSession } from '../../domain/session.js';
 import type { Verdict } from '../../domain/verdict.js';
 import type { Services } from '../../services.js';
 import { HttpError, ok, type Route } from '../types.js';
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
-
 /** `limit` is 1 to 200; any other value (absent, zero, too big, not a whole number) becomes 50. */
 export function parseLimit(raw: string | null): number {
-  if (raw === null || !/^\d+$/.test(raw.trim())) return DEFAULT_LIMIT;
+  if (raw === null || !/^\d+$/.test(raw.trim())) return SESSIONS_LIMIT_DEFAULT;
   const n = Number(raw);
-  return n >= 1 && n <= MAX_LIMIT ? n : DEFAULT_LIMIT;
+  return n >= 1 && n <= SESSIONS_LIMIT_MAX ? n : SESSIONS_LIMIT_DEFAULT;
 }
 
 /** The verdict as read back from the stored record (source `stored`). */

@@ -7,7 +7,7 @@ import type { DialogueEngine } from '../../../src/honeypot/dialogue/types.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
 import { seededRng } from '../../../src/honeypot/rng.js';
 import { SPEC_TIMING } from '../../../pipelines/honeypot/timing.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 import type { TextToSpeech } from '../../../src/providers/tts/types.js';
 import { SteppedClock } from './virtual-time.js';
 

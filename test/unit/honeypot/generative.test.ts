@@ -6,8 +6,8 @@ import { cleanReply, createGenerativeDialogue, unsafeReply } from '../../../src/
 import { chatTurns, systemPrompt } from '../../../src/honeypot/dialogue/prompt.js';
 import type { DialogueState } from '../../../src/honeypot/dialogue/types.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
-import { createChatModel } from '../../../src/providers/llm/chat.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { createChatModel } from '../../../src/providers/llm/index.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 
 /** A local chat-completions server (the OpenAI-style wire protocol) answering with a queued reply. */
 async function chatServer(answers: string[]) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { withDeadline } from '../../../src/providers/llm/deadline.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 
 const never = () => new Promise<never>(() => undefined);
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { take, takeUntil } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { timeLimit, FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../operators/time-limit.js';
+import { FILTER_TIME_LIMIT_MS, HONEYPOT_TIME_LIMIT_MS } from '../../../src/domain/limits.js';
+import { timeLimit } from '../../../operators/time-limit.js';
 
 const scheduler = () =>
   new TestScheduler((a, b) => {

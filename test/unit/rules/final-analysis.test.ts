@@ -6,7 +6,7 @@ import { fileComplaints } from '../../../pipelines/filing.js';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { toVerdict } from '../../../src/domain/verdict.js';
 import type { Analysis, ModelInput, ModelProvider } from '../../../src/providers/llm/types.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 import { callerText, parseTranscript } from '../../../src/rules/index.js';
 import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { createEspeak } from '../../../src/providers/tts/espeak.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
 
 function rms(pcm: Int16Array): number {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createPolly } from '../../../src/providers/tts/polly.js';
-import { ProviderError } from '../../../src/providers/llm/types.js';
+import { ProviderError } from '../../../src/providers/errors.js';
 
 /** A local server speaking Polly's REST protocol (POST /v1/speech → audio body); the SDK talks HTTP/2 to Polly. */
 function pollyServer(): Promise<{

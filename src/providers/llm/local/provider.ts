@@ -8,7 +8,8 @@ import { LIKELY_SCAM_AT } from '../../../domain/levels.js';
 import type { Assessment } from '../../../domain/verdict.js';
 import { callerLines, WARM_UP_CALL } from '../../../rules/index.js';
 import { guardInjection } from '../injection.js';
-import { ProviderError, type Analysis, type LiveScorer, type ModelInput, type ModelProvider } from '../types.js';
+import { ProviderError } from '../../errors.js';
+import type { Analysis, LiveScorer, ModelInput, ModelProvider } from '../types.js';
 import { LiveCall } from './live.js';
 import { ArtefactError, LocalModel, type ModelArtefact } from './model.js';
 
