@@ -146,12 +146,14 @@ describe('honeypot socket', function () {
     expect(code).to.equal(1000);
   });
 
-  it('files the caller and the callback number at the end and stores the session with its persona', async () => {
+  it('files the caller and the callback number at the end and stores the session with its persona', async function () {
+    this.timeout(90_000);
     const run = await openHoneypot(server, '&persona=harold');
     send(run, { type: 'start', call_id: 'hp-file', from: '+12025550123', encoding: 'mulaw', sample_rate: 8000 });
     await waitFor(run, 'session.started');
     for (const line of SCAM_CALL) transcript(run, line, { end_of_turn: true });
-    await until(() => personaLines(run, 'Harold').length >= 2, 20_000, 'a reply');
+    // The greeting and a reply, each played whole in real time before it joins the transcript.
+    await until(() => personaLines(run, 'Harold').length >= 2, 40_000, 'a reply');
     send(run, { type: 'stop' });
     const ended = await waitFor(run, 'session.ended', 30_000);
     expect(ended).to.include({ reported: true, reported_numbers: 2 });
