@@ -2,7 +2,7 @@ import { combine } from '../src/domain/combine.js';
 import { mergeIntel, type Intel } from '../src/domain/intel.js';
 import { CLEAN_VERDICT, type Verdict } from '../src/domain/verdict.js';
 import type { Analysis, ModelInput, ModelProvider } from '../src/providers/llm/types.js';
-import { scoreText } from '../src/rules/index.js';
+import { callShape, scoreText } from '../src/rules/index.js';
 import { canonicalIntel } from '../src/rules/intel/extract.js';
 import { withSettledSubject } from '../src/rules/subjects.js';
 
@@ -23,7 +23,8 @@ export async function finalAnalysis(
   signal: AbortSignal,
   onProviderError?: (e: Error) => void,
 ): Promise<FinalAnalysis> {
-  const rules = scoreText(input.callerText);
+  // The whole call is known here, so the caller's requests are read in the context of its shape.
+  const rules = scoreText(input.callerText, callShape(input.utterances));
   let model: Analysis | null = null;
   if (llm && input.callerText.trim()) {
     try {

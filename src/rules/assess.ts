@@ -5,6 +5,7 @@ import type { Assessment } from '../domain/verdict.js';
 import { CALIBRATION } from './calibration.js';
 import { TACTIC_DIVERSITY_BONUS } from './cues.js';
 import type { Hit } from './evidence.js';
+import type { CallShape } from './shape.js';
 
 const GOV: Category = 'Calls pretending to be government, businesses, or family and friends';
 const DEBT: Category = 'Reducing Your Debt (Credit Cards, Mortgage, Student Loans)';
@@ -148,7 +149,17 @@ const PROMPTS: ReadonlySet<string> = new Set(['press_key', 'call_back', 'unsolic
  */
 export const STORY_CEILING = 0.45;
 
-function ladder(hits: readonly Hit[], score: number): number {
+/**
+ * A recorded call's prompts ask for nothing more in a conversation: there, "call me back at …" is how
+ * honest people end a call, and a live scammer's request is a code, a payment or access, which still
+ * counts. Not knowing the shape (no speaker labels) is scored as a recorded call, as the prompts always were.
+ */
+function asksOf(hits: readonly Hit[], shape: CallShape): readonly Hit[] {
+  return shape === 'conversation' ? hits.filter((h) => !PROMPTS.has(h.cue.id)) : hits;
+}
+
+function ladder(all: readonly Hit[], score: number, shape: CallShape): number {
+  const hits = asksOf(all, shape);
   const has = (id: string) => hits.some((h) => h.cue.id === id);
   const requested = hits.some(
     (h) =>
@@ -272,9 +283,12 @@ const LABELS: Record<string, string> = {
   business_loan_offer: 'business funding pitch',
 };
 
-/** Turns evidence into the spec's assessment: calibrated score, category, tactics and quoted signals. */
-export function assess(hits: readonly Hit[], cal: Calibration = CALIBRATION): Assessment {
-  const score = ladder(hits, probability(evidenceLogit(hits), cal));
+/**
+ * Turns evidence into the spec's assessment: calibrated score, category, tactics and quoted signals.
+ * `shape` is the call's (`callShape`); unknown scores as every call was scored before shapes.
+ */
+export function assess(hits: readonly Hit[], cal: Calibration = CALIBRATION, shape: CallShape = 'unknown'): Assessment {
+  const score = ladder(hits, probability(evidenceLogit(hits), cal), shape);
   const positive = hits.filter((h) => h.cue.weight > 0).sort((a, b) => b.cue.weight - a.cue.weight);
   const tactics = [...new Set(positive.flatMap((h) => (h.cue.tactic ? [h.cue.tactic] : [])))];
   const signals = [...new Set(positive.map(signalOf))].slice(0, 8);

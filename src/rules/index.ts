@@ -9,6 +9,7 @@ import { assess } from './assess.js';
 import { LIKELY_SCAM_AT, SCAM_AT } from '../domain/levels.js';
 import { findEvidence, type Hit } from './evidence.js';
 import { extractIntel } from './intel/extract.js';
+import type { CallShape } from './shape.js';
 
 export interface RuleScorer {
   /** Adds one final caller utterance and returns the assessment of everything the caller said so far. */
@@ -82,18 +83,22 @@ function assessOf(hits: readonly Hit[], last: Assessment): number {
   return last.score >= LIVE_STEP_TOP ? assess(hits).score : last.score;
 }
 
-/** Scores a whole caller text at once (scan, final analysis, evaluation). */
-export function scoreText(text: string): Assessment & { intel: Intel } {
+/**
+ * Scores a whole caller text at once (scan, final analysis, evaluation), in the context of the call's
+ * shape when it is known (`callShape` of the call's utterances; omitted, the call is scored as `unknown`).
+ */
+export function scoreText(text: string, shape?: CallShape): Assessment & { intel: Intel } {
   const hits = findEvidence(text);
-  return { ...assess(hits), intel: mergeIntel(extractIntel(text), { scripts: scriptsOf(hits) }) };
+  return { ...assess(hits, undefined, shape), intel: mergeIntel(extractIntel(text), { scripts: scriptsOf(hits) }) };
 }
 
 /** Scores without intel extraction: what the evaluation's throughput figure measures. */
-export function scoreOnly(text: string): Assessment {
-  return assess(findEvidence(text));
+export function scoreOnly(text: string, shape?: CallShape): Assessment {
+  return assess(findEvidence(text), undefined, shape);
 }
 
 export { parseTranscript, callerText, callerLines, formatTranscript } from './transcript.js';
+export { callShape, type CallShape } from './shape.js';
 
 /** A short scam call touching every part of the engine (evidence, intel, spoken digits). */
 export const WARM_UP_CALL: readonly string[] = [
