@@ -19,7 +19,7 @@ import { calibrationPoints, DEFAULT_EXTRA } from '../src/cli/eval.js';
 import { fitPlatt as fitRulesPlatt } from '../src/eval/metrics.js';
 import { assess } from '../src/rules/assess.js';
 import { findEvidence } from '../src/rules/evidence.js';
-import { callerText as callerOf, parseTranscript } from '../src/rules/index.js';
+import { callerText as callerOf, callShape, parseTranscript } from '../src/rules/index.js';
 import { combine } from '../src/domain/combine.js';
 import { evaluate as evaluateRecords, formatReport as formatEvalReport } from '../src/eval/evaluate.js';
 import type { VerdictCategory } from '../src/domain/categories.js';
@@ -188,8 +188,9 @@ async function crossSource(
   ].map(form);
   const suffix = recognised ? ', transcripts in recognised form' : '';
   const score = (model: LocalModel, cal: { scale: number; bias: number }) => (r: EvalRecord) => {
-    const text = callerOf(parseTranscript(r.transcript));
-    const v = combine(assess(findEvidence(text), cal), model.assess(text))!;
+    const utterances = parseTranscript(r.transcript);
+    const text = callerOf(utterances);
+    const v = combine(assess(findEvidence(text), cal, callShape(utterances)), model.assess(text))!;
     return { score: v.score, category: v.category };
   };
   const report = await leaveOneSourceOut(records, (trainOn) => {

@@ -17,7 +17,7 @@ import { createLogger } from '../log.js';
 import type { ModelProvider } from '../providers/llm/types.js';
 import { evidenceLogit } from '../rules/assess.js';
 import { findEvidence } from '../rules/evidence.js';
-import { callerText, parseTranscript, scoreOnly } from '../rules/index.js';
+import { callerText, callShape, parseTranscript, scoreOnly } from '../rules/index.js';
 import { CALIBRATION } from '../rules/calibration.js';
 import { loadDatasets, type EvalRecord } from '../eval/datasets.js';
 import { evaluate, formatReport, rulesThroughput, type Prediction } from '../eval/evaluate.js';
@@ -122,14 +122,17 @@ export function selectRecords(opts: EvalOptions, all = loadDatasets(opts.dataDir
   return slice(chosen, opts.limit);
 }
 
+/** Scored as the final analysis scores a call: the caller's words, in the context of the call's shape. */
 function rulesPrediction(r: EvalRecord): Prediction {
-  const a = scoreOnly(callerText(parseTranscript(r.transcript)));
+  const utterances = parseTranscript(r.transcript);
+  const a = scoreOnly(callerText(utterances), callShape(utterances));
   return { score: a.score, category: a.category };
 }
 
 function rulesWith(cal: Calibration): (r: EvalRecord) => Prediction {
   return (r) => {
-    const a = assess(findEvidence(callerText(parseTranscript(r.transcript))), cal);
+    const utterances = parseTranscript(r.transcript);
+    const a = assess(findEvidence(callerText(utterances)), cal, callShape(utterances));
     return { score: a.score, category: a.category };
   };
 }
