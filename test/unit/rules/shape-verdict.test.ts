@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { LIKELY_SCAM_AT, SCAM_AT } from '../../../src/domain/levels.js';
 import { NO_ASK_CEILING, NO_REQUEST_CEILING } from '../../../src/rules/assess.js';
@@ -9,6 +10,22 @@ import { callerText, callShape, parseTranscript, scoreText } from '../../../src/
  * "call us back at …" is its request; in a two-way call it is how honest callers end a call, and
  * only a code, a payment or access is the request. Calls without speaker labels score as before.
  */
+/**
+ * test/fixtures/shape-calls.jsonl: two-way honest calls that leave a call-back number or a key to
+ * press, and scams in each shape. Kept out of the evaluation's default sets: its honest calls carry
+ * strong evidence before the shape is read, and would move every fold's calibration (`voice eval
+ * --extra test/fixtures/shape-calls.jsonl` scores them).
+ */
+interface Row {
+  id: string;
+  label: 'scam' | 'legit';
+  transcript: string;
+}
+const ROWS: Row[] = fs
+  .readFileSync(new URL('../../fixtures/shape-calls.jsonl', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Row);
 const lines = (...l: string[]) => l.join('\n');
 const unlabelled = (t: string) => t.replace(/^(?:caller|callee): /gm, '');
 /** Scored as the final analysis scores it: the caller's words in the context of the call's shape. */
@@ -89,6 +106,14 @@ describe('verdicts in the context of the call shape', () => {
       const plain = unlabelled(t);
       expect(scored(plain).shape).to.equal('unknown');
       expect(scored(plain)).to.deep.include(blind(plain));
+    }
+  });
+
+  it('the written shape calls: honest ones stay below likely_scam, scams reach scam', () => {
+    for (const r of ROWS) {
+      const a = scored(r.transcript);
+      if (r.label === 'legit') expect(a.score, r.id).to.be.below(LIKELY_SCAM_AT);
+      else expect(a.score, r.id).to.be.at.least(SCAM_AT);
     }
   });
 
