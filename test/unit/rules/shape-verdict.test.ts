@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { LIKELY_SCAM_AT, SCAM_AT } from '../../../src/domain/levels.js';
-import { NO_ASK_CEILING, NO_REQUEST_CEILING } from '../../../src/rules/assess.js';
+import { NO_ASK_CEILING, NO_REQUEST_CEILING } from '../../../src/rules/ladder.js';
 import { callerText, callShape, parseTranscript, scoreText } from '../../../src/rules/index.js';
 
 /**
