@@ -3,6 +3,8 @@ import { expect } from 'chai';
 import { LIVE_PROFILES } from '../../pipelines/live/profile.js';
 import { Observable } from 'rxjs';
 import type { SpeechToText, SttResult } from '../../src/providers/stt/types.js';
+import type { ModelProvider } from '../../src/providers/llm/types.js';
+import type { Services } from '../../src/services.js';
 import { hashKey } from '../../src/server/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ESCALATING_SCAM_CALL, openLive, send, transcript, waitFor } from './helpers/live-client.js';
@@ -25,6 +27,14 @@ async function keyWith(server: TestServer, credits: number): Promise<{ key: stri
 describe('live filter limits in virtual time (start timeout, credits, time limit)', function () {
   let server: TestServer;
   let clock: VirtualClock;
+  /**
+   * The node's services with another model. Without its analysis workers too: they hold the node's own
+   * embedded model (a node with a remote model has none), and would answer in the slow model's place.
+   */
+  const withModel = (llm: ModelProvider): Services => {
+    const { analysis: _workers, ...rest } = server.services;
+    return { ...rest, llm };
+  };
   let live: LiveApp;
   beforeEach(async () => {
     server ??= await startTestServer();
@@ -106,7 +116,7 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
       scoreLive: () => new Promise<never>(() => undefined),
       analyze: () => new Promise<never>(() => undefined),
     };
-    const services = { ...server.services, llm: slow };
+    const services = withModel(slow);
     const own = await startLiveApp(services, { scheduler: clock.scheduler });
     try {
       const run = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
@@ -132,7 +142,7 @@ describe('live filter limits in virtual time (start timeout, credits, time limit
       scoreLive: () => new Promise<never>(() => undefined),
       analyze: () => new Promise<never>(() => undefined),
     };
-    const own = await startLiveApp({ ...server.services, llm: slow }, { scheduler: clock.scheduler });
+    const own = await startLiveApp(withModel(slow), { scheduler: clock.scheduler });
     try {
       const ending = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
       const running = await openLive(`${own.wsUrl}/voice/filter/stream?key=${server.key}`);
