@@ -111,6 +111,7 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
       const garbled = misheard(caller, intel, askedLast, spent, understood);
       askedLast = undefined;
       if (garbled) reasked.add(garbled.field);
+      const askableField = (f: AskField) => !hasField(intel, f) && (asks.get(f) ?? 0) < maxAsks;
 
       for (let attempt = 0; attempt < 8; attempt++) {
         const parts: string[] = [];
@@ -146,7 +147,8 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
         // 2. Otherwise react to the strongest push, unless the persona already reacted to it a lot.
         for (const intent of parts.length ? [] : intents) {
           if ((reacted.get(intent) ?? 0) >= 3) continue;
-          const t = fresh(REACTIONS[intent]);
+          // Not a reaction whose question the caller already answered, or was asked as often as they stand.
+          const t = fresh(REACTIONS[intent].filter((r) => fieldsAskedIn(r).every(askableField)));
           if (!t) continue;
           reacted.set(intent, (reacted.get(intent) ?? 0) + 1);
           parts.push(fill(t, persona));

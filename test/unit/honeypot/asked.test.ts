@@ -53,4 +53,19 @@ describe('honeypot: asking the same thing at most twice', () => {
       for (const [field, n] of count) expect(n, `${field} on seed ${seed}`).to.be.at.most(2);
     }
   });
+
+  it('reacts to a push without asking for what the caller already said', async () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const c = scriptedCall(persona, seed);
+      await c.say('You must pay with Google Play gift cards from the store.');
+      for (const line of [
+        'Go and buy the gift cards now.',
+        'Buy the gift cards and read me the numbers.',
+        'The gift cards, hurry up.',
+      ]) {
+        const reply = await c.say(line);
+        expect(fieldsAskedIn(reply), `${reply} (seed ${seed})`).not.to.include('payment');
+      }
+    }
+  });
 });
