@@ -25,3 +25,24 @@ describe('rules/intel: counts with "thousand" in them', () => {
     expect(read('my badge number is four thousand four hundred ten').case_numbers).to.deep.equal(['4410']);
   });
 });
+
+describe('rules/intel: case numbers with a letter prefix, as a recogniser writes them', () => {
+  it('keeps the prefix said apart from the digits', () => {
+    expect(read('badge number is irs twenty thousand nine hundred thirty one').case_numbers).to.deep.equal([
+      'IRS-20931',
+    ]);
+    expect(read('the reference number is ab 123 thank you').case_numbers).to.deep.equal(['AB-123']);
+  });
+
+  it('takes no ordinary word for a prefix', () => {
+    expect(read('your case number is the 12345').case_numbers).to.equal(undefined);
+    expect(read('my badge number is MS-44721.').case_numbers).to.deep.equal(['MS-44721']);
+  });
+});
+
+describe('rules/intel: organisations whose name the recogniser cut short', () => {
+  it('knows the IRS by "internal revenue" whatever the last word came out as', () => {
+    expect(read('i am calling from the internal revenue fair event').organizations).to.deep.equal(['IRS']);
+    expect(read('this is the internal revenue service').organizations).to.deep.equal(['IRS']);
+  });
+});
