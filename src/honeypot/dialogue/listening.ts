@@ -26,6 +26,15 @@ export function partialNumber(callerText: string): string | undefined {
 }
 
 /**
+ * Whether digits given for a case or badge number may be all of it: references run from four digits
+ * up, so the persona reads them back to be confirmed (a caller corrects a wrong one) rather than asking
+ * for "the rest" of a number the caller said whole.
+ */
+export function mayBeWhole(caseDigits: string): boolean {
+  return caseDigits.length >= 4;
+}
+
+/**
  * Whether the caller answered at all: a few words, not a one-word "yes" or "hello". The persona takes
  * an answer that yielded nothing it could note as a line that garbled it, not as a refusal.
  */

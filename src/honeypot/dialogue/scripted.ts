@@ -10,7 +10,7 @@ import { pick, type Rng } from '../rng.js';
 import type { Persona } from '../types.js';
 import { fieldsAskedIn } from './asked.js';
 import { callerIntents, type CallerIntent } from './intents.js';
-import { hasField, misheard } from './listening.js';
+import { hasField, mayBeWhole, misheard } from './listening.js';
 import {
   ASKS,
   KEEP_GOING,
@@ -118,7 +118,9 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
 
         // 0. The caller answered, but the line garbled it: say what got through and ask again.
         if (garbled) {
-          if (garbled.partial && (garbled.field === 'callback_numbers' || garbled.field === 'case_numbers'))
+          if (garbled.partial && garbled.field === 'case_numbers' && mayBeWhole(garbled.partial))
+            parts.push(fill(choose(READBACKS), persona, { value: speakDigits(garbled.partial) }));
+          else if (garbled.partial && (garbled.field === 'callback_numbers' || garbled.field === 'case_numbers'))
             parts.push(fill(choose(REPEAT_NUMBER[garbled.field]), persona, { value: speakDigits(garbled.partial) }));
           else if (garbled.field === 'names') parts.push(fill(choose(REPEAT_NAME), persona));
           else {
