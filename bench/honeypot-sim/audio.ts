@@ -9,7 +9,8 @@
  *
  *   npx tsx bench/honeypot-sim/audio.ts [--turns 12] [--parallel 3] [--hear audio|text] [--persona margaret] [--write]
  *
- * HONEYPOT_AUDIO_TRACE=1 prints each turn (what the scammer said, what it heard back).
+ * HONEYPOT_AUDIO_TRACE=1 prints each turn (what the scammer said, ≈ what the node recognised of it,
+ * → what the scammer heard back).
  *
  * "Minutes on the line" counts the audio both sides sent plus one second between turns (as the text
  * simulation does), not the wall clock, which the recogniser's lag on a loaded machine stretches.
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { PERSONAS } from '../../src/honeypot/personas.js';
+import { languageModel } from '../../src/providers/stt/sphinx-model.js';
 import type { Persona } from '../../src/honeypot/types.js';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { Scammer } from './scammer.js';
@@ -164,6 +166,7 @@ export async function callOverAudio(
   const heardRef: string[] = [];
   const heardHyp: string[] = [];
   let heardUtterances = 0;
+  let traced = 0; // caller transcript lines already traced
   let line: string | null = null;
   if (await waitAnswer(1)) {
     line = scammer.opening();
@@ -199,8 +202,16 @@ export async function callOverAudio(
       break;
     }
     const heard = await hear();
-    if (process.env.HONEYPOT_AUDIO_TRACE)
-      process.stderr.write(`[${scam.type} ${scammer.turns}] ${line}\n  → ${heard}\n`);
+    if (process.env.HONEYPOT_AUDIO_TRACE) {
+      // What the node made of the line: where intel is lost, this shows how.
+      const recognised = callerLines()
+        .slice(traced)
+        .map((l) => String(l.text))
+        .join(' | ');
+      traced = callerLines().length;
+      const node = o.mode === 'audio' ? `\n  ≈ ${recognised}` : '';
+      process.stderr.write(`[${scam.type} ${scammer.turns}] ${line}${node}\n  → ${heard}\n`);
+    }
     const next = scammer.reply(heard);
     line = next.line;
     if (next.why) why = next.why;
@@ -312,7 +323,7 @@ function markdown(
   });
   const avg = (rs: AudioCallResult[], f: (r: AudioCallResult) => number) => mean(rs.map(f)).toFixed(1);
   return [
-    `${SCAMS.length} scam types × persona ${opts.persona.id}, patient scammer, calls capped at ${opts.maxTurns} turns. Audio: scammer lines by flite (rms, awb, kal16, slt) and festival (HTS slt), band-limited 300–3400 Hz, 8 kHz mu-law, 20 ms frames in real time; node with VOICE_STT=sphinx and VOICE_TTS=espeak; the scammer hears the persona by ${opts.hear === 'audio' ? "PocketSphinx (offline, stock model) on the persona's audio" : "the persona's transcript.line text"}. Text: the same calls as transcript frames to a text-only node.`,
+    `${SCAMS.length} scam types × persona ${opts.persona.id}, patient scammer, calls capped at ${opts.maxTurns} turns. Audio: scammer lines by flite (rms, awb, kal16, slt) and festival (HTS slt), band-limited 300–3400 Hz, 8 kHz mu-law, 20 ms frames in real time; node with VOICE_STT=sphinx (language model ${languageModel().name}) and VOICE_TTS=espeak; the scammer hears the persona by ${opts.hear === 'audio' ? "PocketSphinx (offline, stock model) on the persona's audio" : "the persona's transcript.line text"}. Text: the same calls as transcript frames to a text-only node.`,
     '',
     `Over audio: **${avg(audio, (r) => r.turns)} turns**, ${avg(audio, (r) => r.minutes)} minutes on the line, **${avg(audio, (r) => r.intelFields.length)} intel fields** per call (target ≥ 10 turns, ≥ 3 fields); filed ${audio.filter((r) => r.filed).length}/${audio.length}. In text: ${avg(text, (r) => r.turns)} turns, ${avg(text, (r) => r.minutes)} minutes, ${avg(text, (r) => r.intelFields.length)} fields; filed ${text.filter((r) => r.filed).length}/${text.length}. Word error rate, node on the scammer: ${Math.round(100 * mean(audio.map((r) => r.callerWer ?? 0)))}%${audio.some((r) => r.personaWer !== undefined) ? `; scammer's ear on the persona: ${Math.round(100 * mean(audio.filter((r) => r.personaWer !== undefined).map((r) => r.personaWer!)))}%` : ''}. Host: ${load}.`,
     '',
@@ -338,6 +349,8 @@ function commit(): string {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const persona = PERSONAS.find((p) => p.id === arg(args, '--persona', 'margaret')) ?? PERSONAS[0]!;
+  // The commit the code was loaded from: the run takes a quarter of an hour, and HEAD may move meanwhile.
+  const loaded = commit();
   const res = await runAudioSim({
     maxTurns: Number(arg(args, '--turns', '12')),
     parallel: Number(arg(args, '--parallel', '3')),
@@ -346,7 +359,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   });
   const dir = path.dirname(fileURLToPath(import.meta.url));
   fs.writeFileSync(path.join(dir, 'audio-results.json'), JSON.stringify({ audio: res.audio, text: res.text }, null, 2));
-  const md = `${res.markdown}\n\nMachine: ${os.cpus()[0]?.model ?? 'unknown'}, ${new Date().toISOString().slice(0, 16)}Z, commit ${commit()}.`;
+  const md = `${res.markdown}\n\nMachine: ${os.cpus()[0]?.model ?? 'unknown'}, ${new Date().toISOString().slice(0, 16)}Z, commit ${loaded}.`;
   console.log(md);
   if (args.includes('--write')) {
     const file = path.join(dir, '../RESULTS.md');

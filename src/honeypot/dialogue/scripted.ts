@@ -8,8 +8,9 @@
 import type { Intel } from '../../domain/intel.js';
 import { pick, type Rng } from '../rng.js';
 import type { Persona } from '../types.js';
+import { fieldsAskedIn } from './asked.js';
 import { callerIntents, type CallerIntent } from './intents.js';
-import { partialNumber, saidSomething } from './listening.js';
+import { hasField, mayBeWhole, misheard } from './listening.js';
 import {
   ASKS,
   KEEP_GOING,
@@ -24,6 +25,8 @@ import {
 } from './phrases.js';
 import { speakDigits, spellOut } from './spoken.js';
 import { pendingCallerText, type DialogueEngine, type DialogueState } from './types.js';
+
+export { misheard } from './listening.js';
 
 export interface ScriptedOptions {
   rng: Rng;
@@ -69,6 +72,12 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
   const choose = (templates: readonly string[]): string =>
     fresh(templates) ?? remember([...templates].sort((a, b) => recent.indexOf(a) - recent.indexOf(b))[0]!);
 
+  /** Every question in the line spends the asked field's budget, whichever phrase asked it. */
+  const counted = (line: string): string => {
+    for (const f of fieldsAskedIn(line)) asks.set(f, (asks.get(f) ?? 0) + 1);
+    return line;
+  };
+
   const fill = (template: string, persona: Persona, extra: Record<string, string> = {}): string => {
     const d = persona.fakeDetails;
     const vars: Record<string, string> = {
@@ -97,21 +106,28 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
       // An answer that pushed nothing and gave nothing new is one the line garbled, not a change of subject.
       // ("My name is …" with no name made out is the garbled answer itself, not a push.)
       const understood = intents.some((i) => !ANSWERING.has(i)) || freshIntel(intel, readBack) !== undefined;
-      const garbled = misheard(caller, intel, askedLast, reasked, understood);
+      // A field already asked for as often as the caller will stand is not asked again, garbled or not.
+      const spent = new Set([...reasked, ...[...asks].filter(([, n]) => n >= maxAsks).map(([f]) => f)]);
+      const garbled = misheard(caller, intel, askedLast, spent, understood);
       askedLast = undefined;
       if (garbled) reasked.add(garbled.field);
+      const askableField = (f: AskField) => !hasField(intel, f) && (asks.get(f) ?? 0) < maxAsks;
 
       for (let attempt = 0; attempt < 8; attempt++) {
         const parts: string[] = [];
 
         // 0. The caller answered, but the line garbled it: say what got through and ask again.
         if (garbled) {
-          if (garbled.partial && (garbled.field === 'callback_numbers' || garbled.field === 'case_numbers'))
+          if (garbled.partial && garbled.field === 'case_numbers' && mayBeWhole(garbled.partial))
+            parts.push(fill(choose(READBACKS), persona, { value: speakDigits(garbled.partial) }));
+          else if (garbled.partial && (garbled.field === 'callback_numbers' || garbled.field === 'case_numbers'))
             parts.push(fill(choose(REPEAT_NUMBER[garbled.field]), persona, { value: speakDigits(garbled.partial) }));
           else if (garbled.field === 'names') parts.push(fill(choose(REPEAT_NAME), persona));
           else {
-            const t = fresh(ASKS[garbled.field]);
-            if (t) parts.push(`${choose(LINE_BROKE)} ${fill(t, persona)}`);
+            // Only with a fresh excuse: the same "the line broke" twice in a few turns sounds like a recording.
+            const excuse = fresh(LINE_BROKE);
+            const t = excuse && fresh(ASKS[garbled.field]);
+            if (excuse && t) parts.push(`${excuse} ${fill(t, persona)}`);
           }
           if (parts.length) askedLast = garbled.field;
         }
@@ -133,7 +149,8 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
         // 2. Otherwise react to the strongest push, unless the persona already reacted to it a lot.
         for (const intent of parts.length ? [] : intents) {
           if ((reacted.get(intent) ?? 0) >= 3) continue;
-          const t = fresh(REACTIONS[intent]);
+          // Not a reaction whose question the caller already answered, or was asked as often as they stand.
+          const t = fresh(REACTIONS[intent].filter((r) => fieldsAskedIn(r).every(askableField)));
           if (!t) continue;
           reacted.set(intent, (reacted.get(intent) ?? 0) + 1);
           parts.push(fill(t, persona));
@@ -148,7 +165,6 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
         for (const field of asked ? [] : fields) {
           const t = fresh(ASKS[field]);
           if (!t) continue;
-          asks.set(field, (asks.get(field) ?? 0) + 1);
           lastField = field;
           askedLast = field;
           parts.push(fill(t, persona));
@@ -170,13 +186,13 @@ export function createScriptedDialogue(opts: ScriptedOptions): DialogueEngine {
         if (parts.length === 0) continue;
 
         const line = parts.slice(0, 3).join(' ');
-        if (!said.has(line)) return line;
+        if (!said.has(line)) return counted(line);
       }
       // Every combination was said before: a stall and a nudge, never an exact repeat if avoidable.
       const stalls = [...STALLS, ...(persona.stalls ?? [])];
       for (let attempt = 0; attempt < 20; attempt++) {
         const line = `${fill(choose(stalls), persona)} ${fill(choose(KEEP_GOING), persona)}`;
-        if (!said.has(line)) return line;
+        if (!said.has(line)) return counted(line);
       }
       return fill(choose(stalls), persona);
     },
@@ -197,38 +213,6 @@ function withSelfNamed(state: DialogueState): Intel {
   return state.intel;
 }
 
-const NUMBER_CONTEXT = /\b(number|call|line|badge|case|reference|extension|phone)\b/i;
-const CASE_CONTEXT = /\b(badge|case|reference|employee|id)\b/i;
-
-/**
- * The field whose answer the line garbled, and the digits that got through: the persona asked for a
- * field the caller then answered in words that yielded nothing (`understood`: they pushed something or
- * gave other intel instead, so the line did carry words), or the caller gave a number (asked or not)
- * of which only part came through. Each field is asked again like this once per call.
- */
-export function misheard(
-  caller: string,
-  intel: Intel,
-  askedLast: AskField | undefined,
-  reasked: ReadonlySet<AskField>,
-  understood = false,
-): { field: AskField; partial?: string } | undefined {
-  if (!saidSomething(caller)) return undefined;
-  const partial = partialNumber(caller);
-  const numberField: AskField | undefined =
-    askedLast === 'callback_numbers' || askedLast === 'case_numbers'
-      ? askedLast
-      : partial && NUMBER_CONTEXT.test(caller) && !/\b(dollars?|pounds?|bucks)\b/i.test(caller)
-        ? CASE_CONTEXT.test(caller)
-          ? 'case_numbers'
-          : 'callback_numbers'
-        : undefined;
-  if (numberField && partial && !has(intel, numberField) && !reasked.has(numberField))
-    return { field: numberField, partial };
-  if (!understood && askedLast && !has(intel, askedLast) && !reasked.has(askedLast)) return { field: askedLast };
-  return undefined;
-}
-
 const READBACK_FIELDS = ['names', 'callback_numbers', 'case_numbers', 'urls', 'emails'] as const;
 
 function freshIntel(
@@ -240,12 +224,6 @@ function freshIntel(
     if (value) return { field, value };
   }
   return undefined;
-}
-
-function has(intel: Intel, field: AskField): boolean {
-  if (field === 'payment')
-    return Boolean(intel.gift_card_brands?.length || intel.payment_apps?.length || intel.crypto_wallets?.length);
-  return Boolean(intel[field]?.length);
 }
 
 /** The missing intel field worth asking for now, given what the caller is pushing. */
@@ -286,7 +264,7 @@ export function askable(
   if (!remote) order.push('urls');
   if (!authority) order.push('case_numbers');
   order.push('addresses');
-  const candidates = [...new Set(order)].filter((f) => !has(state.intel, f) && (asks.get(f) ?? 0) < maxAsks);
+  const candidates = [...new Set(order)].filter((f) => !hasField(state.intel, f) && (asks.get(f) ?? 0) < maxAsks);
   // Not the same question twice in a row when there is another to ask.
   const notAgain = candidates.filter((f) => f !== lastField);
   return notAgain.length ? [...notAgain, ...candidates.filter((f) => f === lastField)] : candidates;

@@ -121,14 +121,16 @@ export function remoteCodes(digitized: string): string[] {
 }
 
 // ── case, badge and reference numbers ────────────────────────────────────────────────────────
+// A letter prefix said apart from its digits ("badge number is irs 20931", as a recogniser writes
+// "IRS-20931") is kept with them; a word that is no prefix ("is", "the") is not.
 const CASE_NO =
-  /\b(?:case|badge|reference|ref|docket|claim|ticket|complaint|file|order|confirmation|employee|agent|officer|warrant|incident|tracking|id)\s*(?:number|no\.?|id|#)\s*(?:is|was|:)?\s*#?\s*([A-Z0-9][A-Z0-9-]{2,20})\b|\b(?:badge|agent|officer|case)\s+#?([A-Z]{1,4}-?\d{2,10})\b|\b(?:order|case|ticket)\s+(?:number\s+)?#?\s*([A-Z]{2,5}\d{3,12})\b/gi;
+  /\b(?:case|badge|reference|ref|docket|claim|ticket|complaint|file|order|confirmation|employee|agent|officer|warrant|incident|tracking|id)\s*(?:number|no\.?|id|#)\s*(?:is|was|:)?\s*#?\s*((?!(?:is|it|at|to|on|in|of|or|and|the|for|my|our|was|now|one|two|six|ten)\s)[A-Z]{2,4} \d{3,12}|[A-Z0-9][A-Z0-9-]{2,20})\b|\b(?:badge|agent|officer|case)\s+#?([A-Z]{1,4}-?\d{2,10})\b|\b(?:order|case|ticket)\s+(?:number\s+)?#?\s*([A-Z]{2,5}\d{3,12})\b/gi;
 
 export function caseNumbers(digitized: string): string[] {
   const out: string[] = [];
   for (const m of allMatches(CASE_NO, digitized)) {
     if (out.length >= MAX_PER_FIELD) break;
-    const v = (m[1] ?? m[2] ?? m[3] ?? '').replace(/-$/, '');
+    const v = (m[1] ?? m[2] ?? m[3] ?? '').replace(/-$/, '').replace(' ', '-');
     if (!/\d/.test(v) || v.length < 3) continue;
     if (!out.some((x) => x.toLowerCase() === v.toLowerCase())) out.push(v.toUpperCase());
   }

@@ -86,7 +86,8 @@ export const ORGANIZATIONS: readonly LexEntry[] = [
     'Social Security Administration',
     String.raw`social security administration|\bssa\b|department of social security`,
   ),
-  entry('IRS', String.raw`internal revenue service|\birs\b`),
+  // "Internal revenue" alone: a recogniser often mangles the last word ("internal revenue fair event").
+  entry('IRS', String.raw`internal revenue|\birs\b`),
   entry('U.S. Customs and Border Protection', String.raw`customs and border(?: protection)?`),
   entry('FBI', String.raw`\bfbi\b|federal bureau of investigation`),
   entry('DEA', String.raw`\bdea\b|drug enforcement administration`),

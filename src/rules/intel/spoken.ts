@@ -3,6 +3,8 @@
  * recognition wrote down: "two oh two, five five five" → "202555", "triple five" → "555",
  * "john dot smith at gmail dot com" → "john.smith@gmail.com".
  */
+import { writeCardinals } from './cardinals.js';
+
 // Maps, not object literals: `"constructor" in {…}` is true, and a lookup of an arbitrary word in a Map
 // is also the faster one on this path (every word of every transcript).
 const DIGIT_WORDS: ReadonlyMap<string, string> = new Map([
@@ -84,7 +86,8 @@ const RUN_GAP = /^[\s,.\-–]{0,3}$/;
  * One pass over the words: only digit-like words are kept, as the current run, which ends at the first
  * other word or wider gap. Every word of every call passes here, and most are not digits.
  */
-export function digitizeSpoken(text: string): string {
+export function digitizeSpoken(spoken: string): string {
+  const text = writeCardinals(spoken);
   let out = '';
   let cursor = 0;
   let run: Tok[] = [];

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { partialNumber, saidSomething } from '../../../src/honeypot/dialogue/listening.js';
-import { ASKS, LINE_BROKE, REPEAT_NAME, REPEAT_NUMBER } from '../../../src/honeypot/dialogue/phrases.js';
+import { ASKS, LINE_BROKE, READBACKS, REPEAT_NAME, REPEAT_NUMBER } from '../../../src/honeypot/dialogue/phrases.js';
 import { misheard } from '../../../src/honeypot/dialogue/scripted.js';
 import { PERSONAS } from '../../../src/honeypot/personas.js';
 import { scriptedCall } from './call.js';
@@ -53,6 +53,31 @@ describe('honeypot listening through a bad line', () => {
   it('asks for the rest of a case number that came out short after asking for it', () => {
     const m = misheard('my badge number is four four seven', {}, 'case_numbers', new Set());
     expect(m).to.deep.equal({ field: 'case_numbers', partial: '447' });
+  });
+
+  it('reads back a case number of four digits or more for confirmation instead of asking for the rest', async () => {
+    // Who they are and how to reach them first; an arrest threat makes the persona ask for a badge number.
+    const lines = [
+      'Hello, this is David Wilson from Microsoft.',
+      'You can call me back at 202-555-0147.',
+      'There is a warrant for your arrest.',
+      'The police are on their way to your house.',
+    ];
+    let c: ReturnType<typeof call> | undefined;
+    for (let seed = 1; seed < 100 && !c; seed++) {
+      const attempt = call(seed);
+      for (const line of lines) {
+        if (asksFor(await attempt.say(line), 'case_numbers')) {
+          c = attempt;
+          break;
+        }
+      }
+    }
+    if (!c) throw new Error('no seed asks for a case number');
+    const reply = await c.say('my bad liberty are five five two one nine');
+    expect(reply).to.match(/five five two one nine/);
+    expect(REPEAT_NUMBER.case_numbers.some((t) => reply.includes(t.split('{')[0]!))).to.equal(false);
+    expect(READBACKS.some((t) => reply.includes(t.split('{')[0]!))).to.equal(true);
   });
 
   it('does not take an amount of money for a number that came out short', () => {

@@ -1,0 +1,48 @@
+/*
+ * Numbers said as a count with "thousand" in them: "seven thousand seven hundred thirty one" is 7731.
+ * Reference and badge numbers are read this way (text-to-speech voices read "WIN-7731" so, and people
+ * read short references so too). Read digit by digit they came out as "700070031". Only spans with
+ * "thousand" are read as counts: "eight hundred five five five" is a phone number's digits, not 805.
+ */
+const UNITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const TEENS = [
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+
+const VALUE: ReadonlyMap<string, number> = new Map([
+  ...UNITS.map((w, i): [string, number] => [w, i + 1]),
+  ...TEENS.map((w, i): [string, number] => [w, i + 10]),
+  ...TENS.map((w, i): [string, number] => [w, (i + 2) * 10]),
+]);
+
+const U = `(?:${UNITS.join('|')})`;
+const BELOW_100 = `(?:(?:${TENS.join('|')})(?:[\\s-]${U})?|${TEENS.join('|')}|${U})`;
+const BELOW_1000 = `(?:${U}\\s+hundred(?:\\s+(?:and\\s+)?${BELOW_100})?|${BELOW_100})`;
+const CARDINAL = new RegExp(`\\b(${BELOW_1000})\\s+thousand(?:\\s+(?:and\\s+)?(${BELOW_1000}))?\\b`, 'gi');
+
+function below1000(words: string): number {
+  let n = 0;
+  for (const w of words.toLowerCase().split(/[\s-]+/)) {
+    if (w === 'hundred') n *= 100;
+    else n += VALUE.get(w) ?? 0;
+  }
+  return n;
+}
+
+/** `text` with every count that has "thousand" in it written in digits; the rest as it was. */
+export function writeCardinals(text: string): string {
+  if (!/thousand/i.test(text)) return text;
+  return text.replace(CARDINAL, (_m, high: string, low: string | undefined) =>
+    String(below1000(high) * 1000 + (low ? below1000(low) : 0)),
+  );
+}
