@@ -4,20 +4,10 @@
  * read short references so too). Read digit by digit they came out as "700070031". Only spans with
  * "thousand" are read as counts: "eight hundred five five five" is a phone number's digits, not 805.
  */
-const UNITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const TEENS = [
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+import { ONES, TENS as TENS_WORDS } from './number-words.js';
+const UNITS = ONES.slice(1, 10);
+const TEENS = ONES.slice(10);
+const TENS = TENS_WORDS.slice(2);
 
 const VALUE: ReadonlyMap<string, number> = new Map([
   ...UNITS.map((w, i): [string, number] => [w, i + 1]),
