@@ -4,52 +4,17 @@
  * words (a cloud recogniser writes them as digits), and the cues that weigh a sum of money or a
  * discount read the written form, so both forms must reach them as one.
  */
-import { ONES, TENS } from './number-words.js';
-const SMALL: ReadonlyMap<string, number> = new Map(ONES.map((w, i) => [w, i]));
-const TENS_VALUE: ReadonlyMap<string, number> = new Map(
-  TENS.flatMap((w, i) => (w ? [[w, 10 * i] as [string, number]] : [])),
-);
-const SCALES: ReadonlyMap<string, number> = new Map([
-  ['thousand', 1_000],
-  ['million', 1_000_000],
-]);
-
-const WORD = String.raw`(?:${[...SMALL.keys(), ...TENS_VALUE.keys(), 'hundred', ...SCALES.keys()].join('|')})`;
+import { NUMBER_WORDS, numberValue } from './number-words.js';
+const WORD = String.raw`(?:${[...NUMBER_WORDS].join('|')})`;
 /** A number in words ("a hundred", "two hundred and eighty-seven") or in digits ("1,500", "19.99"). */
 const NUMBER = String.raw`(?:(?:an?\s+(?=hundred|thousand|million))?${WORD}(?:(?:\s+and)?[\s-]+${WORD}){0,9}|\d[\d,]*(?:\.\d+)?)`;
 /** A unit of money or share, searched in the lower-cased text; every amount ends in one. */
 const UNIT = /dollars?|bucks|per ?cent/g;
-const NUMBER_WORD: ReadonlySet<string> = new Set([...SMALL.keys(), ...TENS_VALUE.keys(), 'hundred', ...SCALES.keys()]);
 const LAST_WORD = /([a-z0-9,.]+)\s+$/;
 const NUMBER_BEFORE = new RegExp(String.raw`\b(${NUMBER})\s+$`, 'i');
 const CENTS_AFTER = new RegExp(String.raw`^\s+and\s+(${NUMBER})\s+cents?\b`, 'i');
 /** Longer than any number said in words before its unit. */
 const REACH = 100;
-
-/** The value of a number in words or digits; NaN when the words do not make one number. */
-export function numberValue(words: string): number {
-  const w = words.toLowerCase().trim();
-  if (/^\d/.test(w)) return Number(w.replace(/,/g, ''));
-  let total = 0;
-  let current = 0;
-  let seen = false;
-  for (const word of w.split(/[\s-]+/)) {
-    if (word === 'a' || word === 'an') current = 1;
-    else if (word === 'and') continue;
-    else if (word === 'hundred') current = (current || 1) * 100;
-    else if (SCALES.has(word)) {
-      total += (current || 1) * SCALES.get(word)!;
-      current = 0;
-    } else {
-      const v = SMALL.get(word) ?? TENS_VALUE.get(word);
-      if (v === undefined) return NaN;
-      // "nineteen ninety-nine" is 1999: a pair said after a pair, with no hundred between, is read on.
-      current = v >= 10 && current % 100 >= 10 ? current * 100 + v : current + v;
-    }
-    seen = true;
-  }
-  return seen ? total + current : NaN;
-}
 
 /** Text with its amounts written, and where each of its positions was in the text as said. */
 export interface WrittenAmounts {
@@ -82,7 +47,7 @@ export function readAmounts(spoken: string, lower = spoken.toLowerCase()): Writt
     const before = lower.slice(from, u.index);
     // Most units follow no number ("a few dollars", "percent of"): one word tells.
     const last = LAST_WORD.exec(before.slice(-16))?.[1];
-    if (!last || !(NUMBER_WORD.has(last) || /^\d/.test(last))) continue;
+    if (!last || !(NUMBER_WORDS.has(last) || /^\d/.test(last))) continue;
     const number = NUMBER_BEFORE.exec(before);
     if (!number) continue;
     const cents = CENTS_AFTER.exec(lower.slice(unitEnd, unitEnd + REACH));

@@ -4,35 +4,18 @@
  * read short references so too). Read digit by digit they came out as "700070031". Only spans with
  * "thousand" are read as counts: "eight hundred five five five" is a phone number's digits, not 805.
  */
-import { ONES, TENS as TENS_WORDS } from './number-words.js';
+import { numberValue, ONES, TENS as TENS_WORDS } from './number-words.js';
 const UNITS = ONES.slice(1, 10);
 const TEENS = ONES.slice(10);
 const TENS = TENS_WORDS.slice(2);
-
-const VALUE: ReadonlyMap<string, number> = new Map([
-  ...UNITS.map((w, i): [string, number] => [w, i + 1]),
-  ...TEENS.map((w, i): [string, number] => [w, i + 10]),
-  ...TENS.map((w, i): [string, number] => [w, (i + 2) * 10]),
-]);
 
 const U = `(?:${UNITS.join('|')})`;
 const BELOW_100 = `(?:(?:${TENS.join('|')})(?:[\\s-]${U})?|${TEENS.join('|')}|${U})`;
 const BELOW_1000 = `(?:${U}\\s+hundred(?:\\s+(?:and\\s+)?${BELOW_100})?|${BELOW_100})`;
 const CARDINAL = new RegExp(`\\b(${BELOW_1000})\\s+thousand(?:\\s+(?:and\\s+)?(${BELOW_1000}))?\\b`, 'gi');
 
-function below1000(words: string): number {
-  let n = 0;
-  for (const w of words.toLowerCase().split(/[\s-]+/)) {
-    if (w === 'hundred') n *= 100;
-    else n += VALUE.get(w) ?? 0;
-  }
-  return n;
-}
-
 /** `text` with every count that has "thousand" in it written in digits; the rest as it was. */
 export function writeCardinals(text: string): string {
   if (!/thousand/i.test(text)) return text;
-  return text.replace(CARDINAL, (_m, high: string, low: string | undefined) =>
-    String(below1000(high) * 1000 + (low ? below1000(low) : 0)),
-  );
+  return text.replace(CARDINAL, (count: string) => String(numberValue(count)));
 }

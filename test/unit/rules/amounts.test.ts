@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { numberValue, readAmounts, writeAmounts } from '../../../src/rules/intel/amounts.js';
+import { readAmounts, writeAmounts } from '../../../src/rules/intel/amounts.js';
+import { numberValue } from '../../../src/rules/intel/number-words.js';
 
 describe('spoken amounts', () => {
   it('writes sums and shares said in words as a cloud recogniser writes them', () => {
