@@ -6,12 +6,15 @@ import { speak } from '../../../operators/speak.js';
 describe('speak', () => {
   it('synthesises in order and turns a refusal into a failed result', async () => {
     const results: string[] = [];
+    // The first synthesis finishes only after every request is in: order must not follow finishing time.
+    let finishSlow!: () => void;
+    const slow = new Promise<void>((resolve) => (finishSlow = resolve));
     const reqs = new Subject<{ name: string; text: string }>();
     const done = new Promise<void>((resolve) =>
       reqs
         .pipe(
           speak(async (text) => {
-            await new Promise((r) => setTimeout(r, text === 'slow' ? 30 : 1));
+            if (text === 'slow') await slow;
             if (text === 'bad') throw new Error('voice refused');
             return { pcm: new Int16Array(10), sampleRate: 8000 };
           }),
@@ -25,6 +28,7 @@ describe('speak', () => {
     reqs.next({ name: '2', text: 'bad' });
     reqs.next({ name: '3', text: 'fine' });
     reqs.complete();
+    finishSlow();
     await done;
     expect(results).to.deep.equal(['ok:1', 'err:2:voice refused', 'ok:3']);
   });
