@@ -118,6 +118,7 @@ const LABELS: Record<string, string> = {
   remote_tool: 'remote-access tool',
   remote_request: 'asks for remote access',
   tech_problem: 'fake computer problem',
+  tech_support_claim: 'claims to be technical support',
   gift_card_payment: 'gift-card payment',
   crypto_payment: 'crypto payment',
   wire_cash_payment: 'untraceable payment',

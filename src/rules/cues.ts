@@ -479,7 +479,7 @@ export const CUES: readonly Cue[] = [
     id: 'tech_problem',
     weight: 1.2,
     votes: { 'Computer & Technical Support': 3 },
-    re: /\b(?:(?:your|ur|the) (?:computer|pc|laptop|device|windows|system|router|ip address|network)(?: is| has)? (?:been )?(?:infected|hacked|compromised|sending (?:out )?(?:errors|viruses)|hijacked|corrupted|at risk|blocked)|(?:virus|malware|spyware|trojan|hackers?)\b[^.]{0,40}\b(?:your|ur) (?:computer|pc|laptop|device|system|network|account)|(?:microsoft|windows|apple|icloud) (?:technical |tech |help |security )?(?:support|help ?(?:desk|center)|security|department|technician)|tech(?:nical)? support (?:department|team|center)|(?:license|subscription) (?:has )?expired)/i,
+    re: /\b(?:(?:your|ur|the) (?:computer|pc|laptop|device|windows|system|router|ip address|network)(?: is| has)? (?:been )?(?:infected|hacked|compromised|sending (?:out )?(?:errors|viruses)|hijacked|corrupted|at risk|blocked)|(?:virus|malware|spyware|trojan|hackers?)\b[^.]{0,40}\b(?:your|ur) (?:computer|pc|laptop|device|system|network|account)|(?:license|subscription) (?:has )?expired)/i,
     hint: [
       'computer',
       'pc',
@@ -503,6 +503,15 @@ export const CUES: readonly Cue[] = [
       'license',
       'subscription',
     ],
+  },
+  {
+    // Who the caller says they are, not a problem of the listener's: a real support callback opens so too.
+    id: 'tech_support_claim',
+    tactic: 'authority_impersonation',
+    weight: 1.2,
+    votes: { 'Computer & Technical Support': 3 },
+    re: /\b(?:(?:microsoft|windows|apple|icloud) (?:technical |tech |help |security )?(?:support|help ?(?:desk|center)|security|department|technician)|tech(?:nical)? support (?:department|team|center))/i,
+    hint: ['microsoft', 'windows', 'apple', 'icloud', 'tech*', 'support'],
   },
 
   // ── untraceable payment ─────────────────────────────────────────────────────────────────
@@ -882,7 +891,7 @@ export const CUES: readonly Cue[] = [
     id: 'charity_pitch',
     weight: 0.7,
     votes: { Charity: 3 },
-    re: /\b(?:(?:make|give|pledge) (?:a )?(?:donation|contribution|pledge)|(?:donate|donating) (?:to|today|now)|(?:charity|foundation|relief fund) for (?:veterans|children|officers|firefighters|disaster|victims)|(?:police|firefighters?|veterans?)(?:'|s)? (?:association|fund|foundation|benevolent))\b/i,
+    re: /\b(?:(?:make|give|pledge) (?:a )?(?:donation|contribution|pledge)|(?:donate|donating) (?:to|today|now)|(?:charity|foundation|relief fund) for (?:the )?(?:veterans|children|families|officers|firefighters|disaster|victims)|count on you for (?:a )?(?:donation|contribution|pledge)|(?:a|your) (?:donation|contribution) of|(?:police|firefighters?|veterans?)(?:'|s)? (?:association|fund|foundation|benevolent))\b/i,
     hint: ['donat*', 'contribution', 'pledge', 'charity', 'foundation', 'fund', 'association', 'benevolent'],
   },
   {

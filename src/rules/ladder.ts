@@ -35,6 +35,9 @@ const PROBLEM_IDS: ReadonlySet<string> = new Set([
   'refund',
   'package_problem',
   'family_trouble',
+  // Threats no real agency phones: an arrest, a warrant, a suspended Social Security number.
+  'arrest_threat',
+  'ssn_suspended',
 ]);
 
 /** An account notice is a problem only when it alarms ("a purchase on your card" alone is a statement). */
@@ -75,6 +78,18 @@ const PROMPTS: ReadonlySet<string> = new Set(['press_key', 'call_back', 'unsolic
  * its words without asking anything of the listener: at most `suspicious`.
  */
 export const STORY_CEILING = 0.45;
+/**
+ * One kind of evidence alone (a single request, claim or prompt, however often repeated or however many
+ * cues one sentence trips) is a phrase, not a script: a hotel confirming the card on file asks for card
+ * digits, a lender for the last four of a social. `suspicious` at most.
+ */
+export const LONE_CUE_CEILING = 0.45;
+/**
+ * An honest institution's assurance ("we will never ask for your PIN") that nothing broke, with nothing
+ * asked but a key press or a call back, is how a real bank's automated fraud alert goes: `suspicious`
+ * at most. A scammer who copies it is caught by the request that breaks it (assurance.ts).
+ */
+export const ASSURED_PROMPT_CEILING = 0.45;
 
 /**
  * A recorded call's prompts ask for nothing more in a conversation: there, "call me back at …" is how
@@ -88,27 +103,34 @@ function asksOf(hits: readonly Hit[], shape: CallShape): readonly Hit[] {
 export function ladder(all: readonly Hit[], score: number, shape: CallShape): number {
   const hits = asksOf(all, shape);
   const has = (id: string) => hits.some((h) => h.cue.id === id);
-  const requested = hits.some(
+  const asks = hits.filter(
     (h) =>
       h.cue.weight > 0 &&
       ((h.cue.tactic && REQUEST_TACTICS.has(h.cue.tactic)) || REQUEST_IDS.has(h.cue.id) || isOffer(h.cue.id)),
   );
+  const requested = asks.length > 0;
   const threatened = hits.some((h) => h.cue.tactic === 'threat' && h.cue.weight > 0);
-  if (!requested) score = Math.min(score, threatened ? NO_REQUEST_CEILING : NO_ASK_CEILING);
   const claim = hits.some((h) => h.cue.tactic === 'authority_impersonation' || h.cue.id === 'family_emergency');
-  const problem = hits.some(
-    (h) =>
-      h.cue.tactic === 'threat' || (PROBLEM_IDS.has(h.cue.id) && (h.cue.id !== 'account_alert' || ALARM.test(h.quote))),
-  );
+  const trouble = hits.some((h) => PROBLEM_IDS.has(h.cue.id) && (h.cue.id !== 'account_alert' || ALARM.test(h.quote)));
+  if (!requested) score = Math.min(score, threatened ? NO_REQUEST_CEILING : NO_ASK_CEILING);
+  // A threat of losing a service is a problem too, but then it must come with a request: "your account
+  // will be suspended unless you update your card in the app" is how real reminders read.
+  const problem = trouble || threatened;
   const assured =
     hits.some((h) => h.cue.id === 'safety_disclaimer' || h.cue.id === 'collection_disclosure') &&
     !assuranceBroken(hits);
-  if (claim && problem && (requested || threatened) && !assured) score = Math.max(score, CLAIM_AND_PROBLEM_FLOOR);
+  if (claim && problem && (requested || (threatened && trouble)) && !assured)
+    score = Math.max(score, CLAIM_AND_PROBLEM_FLOOR);
   const prompted = hits.some((h) => PROMPTS.has(h.cue.id));
   const pitch = hits.filter((h) => isOffer(h.cue.id) && h.cue.weight > 0);
   if (prompted && pitch.length && !assured) {
     score = Math.max(score, pitch.some((h) => SCAM_PITCHES.has(h.cue.id)) ? SCAM_PITCH_FLOOR : PITCH_FLOOR);
   }
   if (has('reported_call') && has('scam_talk')) score = Math.min(score, STORY_CEILING);
+  const kinds = new Set(hits.filter((h) => h.cue.weight > 0).map((h) => h.cue.tactic ?? h.cue.id));
+  // Except a demand for gift cards, crypto or a wire: no honest caller makes it at all.
+  if (kinds.size < 2 && !asks.some((h) => h.cue.tactic === 'untraceable_payment'))
+    score = Math.min(score, LONE_CUE_CEILING);
+  if (assured && asks.every((h) => PROMPTS.has(h.cue.id))) score = Math.min(score, ASSURED_PROMPT_CEILING);
   return score;
 }
