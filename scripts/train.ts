@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { loadCorpus, defaultDataDir, maskCorpusMarkers, type Example } from '../src/eval/split.js';
 import { loadDatasets, SOURCE_NAMES, type EvalRecord } from '../src/eval/datasets.js';
 import { formatCrossSource, leaveOneSourceOut } from '../src/eval/cross-source.js';
-import { calibrationPoints, DEFAULT_EXTRA } from '../src/cli/eval.js';
-import { fitPlatt as fitRulesPlatt } from '../src/eval/metrics.js';
+import { DEFAULT_EXTRA } from '../src/cli/eval.js';
+import { calibrationPoints, fitCalibration } from '../src/eval/calibrate.js';
 import { assess } from '../src/rules/assess.js';
 import { findEvidence } from '../src/rules/evidence.js';
 import { callerText as callerOf, callShape, parseTranscript } from '../src/rules/index.js';
@@ -202,7 +202,7 @@ async function crossSource(
       negatives: left.has(WRITTEN_NEGATIVES) ? negatives : [],
       scams: left.has(WRITTEN_SCAMS) ? scams : [],
     });
-    const cal = fitRulesPlatt(calibrationPoints(trainOn));
+    const cal = fitCalibration(calibrationPoints(trainOn));
     return {
       predict: score(model, cal),
       note: `model retrained; rules scale ${cal.scale.toFixed(2)}, bias ${cal.bias.toFixed(2)}`,

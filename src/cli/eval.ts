@@ -15,15 +15,14 @@ import { loadConfig, type Config } from '../config.js';
 import { FINAL_ANALYSIS_MS } from '../domain/limits.js';
 import { createLogger } from '../log.js';
 import type { ModelProvider } from '../providers/llm/types.js';
-import { evidenceLogit } from '../rules/assess.js';
-import { findEvidence } from '../rules/evidence.js';
 import { callerText, callShape, parseTranscript, scoreOnly } from '../rules/index.js';
 import { CALIBRATION } from '../rules/calibration.js';
 import { loadDatasets, type EvalRecord } from '../eval/datasets.js';
 import { evaluate, formatReport, rulesThroughput, type Prediction } from '../eval/evaluate.js';
-import { fitPlatt } from '../eval/metrics.js';
+import { calibrationPoints, fitCalibration } from '../eval/calibrate.js';
 import { formatCrossSource, leaveOneSourceOut } from '../eval/cross-source.js';
 import { assess, type Calibration } from '../rules/assess.js';
+import { findEvidence } from '../rules/evidence.js';
 import { defaultDataDir } from '../eval/split.js';
 import { recognisedForm } from '../eval/spoken.js';
 import { finalAnalysis } from '../../pipelines/final-analysis.js';
@@ -144,8 +143,9 @@ function rulesWith(cal: Calibration): (r: EvalRecord) => Prediction {
  */
 export async function rulesCrossSource(records: readonly EvalRecord[], title: string): Promise<string> {
   const report = await leaveOneSourceOut(records, (trainOn) => {
-    const fit = fitPlatt(calibrationPoints(trainOn));
-    return { predict: rulesWith(fit), note: `scale ${fit.scale.toFixed(2)}, bias ${fit.bias.toFixed(2)}` };
+    const fit = fitCalibration(calibrationPoints(trainOn));
+    const edge = fit.edge ? ' (on the search edge)' : '';
+    return { predict: rulesWith(fit), note: `scale ${fit.scale.toFixed(2)}, bias ${fit.bias.toFixed(2)}${edge}` };
   });
   return formatCrossSource(title, report);
 }
@@ -169,26 +169,6 @@ async function modelPredictor(llm: ModelProvider): Promise<(r: EvalRecord) => Pr
       clearTimeout(timer);
     }
   };
-}
-
-/**
- * Points for the Platt fit, weighted so that every source counts the same within its label (a source
- * of 50 written calls as much as 700 robocalls), and scams as much as honest calls in all. A fit that
- * follows one big source's style does not travel: the public legitimate sets hold no business-style
- * calls at all (the data README's "shortcut"), so on them alone any evidence looks conclusive, while our
- * hard negatives and the bank's contact centre stand for the business calls a real line receives.
- */
-export function calibrationPoints(tune: readonly EvalRecord[]): Array<{ z: number; scam: boolean; weight: number }> {
-  const count = new Map<string, number>();
-  for (const r of tune) count.set(`${r.label}|${r.source}`, (count.get(`${r.label}|${r.source}`) ?? 0) + 1);
-  const sourcesOf = (label: string) => [...count.keys()].filter((k) => k.startsWith(`${label}|`)).length;
-  const perSource = { scam: 1 / Math.max(1, sourcesOf('scam')), legit: 1 / Math.max(1, sourcesOf('legit')) };
-  return tune.map((r) => ({
-    z: evidenceLogit(findEvidence(callerText(parseTranscript(r.transcript)))),
-    scam: r.label === 'scam',
-    // Scaled by the record count so the prior's pull stays what it was on unweighted points.
-    weight: (perSource[r.label] / count.get(`${r.label}|${r.source}`)!) * (tune.length / 2),
-  }));
 }
 
 /** Rewrites the "Verdict quality" section of a results file, leaving every other section alone. */
@@ -234,9 +214,9 @@ export async function run(argv: string[]): Promise<number> {
 
   if (opts.calibrate) {
     const tune = records.filter((r) => r.split === 'tune');
-    const fit = fitPlatt(calibrationPoints(tune));
+    const fit = fitCalibration(calibrationPoints(tune));
     console.log(
-      `Platt fit on ${tune.length} tuning transcripts: scale=${fit.scale.toFixed(3)} bias=${fit.bias.toFixed(3)}`,
+      `Calibration fit on ${tune.length} tuning transcripts: scale=${fit.scale.toFixed(3)} bias=${fit.bias.toFixed(3)}${fit.edge ? ' (on the search edge)' : ''}`,
     );
     console.log(`(current: scale=${CALIBRATION.scale} bias=${CALIBRATION.bias})`);
   }

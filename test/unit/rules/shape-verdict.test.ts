@@ -12,9 +12,10 @@ import { callerText, callShape, parseTranscript, scoreText } from '../../../src/
  */
 /**
  * test/fixtures/shape-calls.jsonl: two-way honest calls that leave a call-back number or a key to
- * press, and scams in each shape. Kept out of the evaluation's default sets: its honest calls carry
- * strong evidence before the shape is read, and would move every fold's calibration (`voice eval
- * --extra test/fixtures/shape-calls.jsonl` scores them).
+ * press, and scams in each shape. Kept out of the evaluation's default sets: in the recognised form
+ * (no speaker labels) its honest calls lose their shape and read as recorded calls with strong
+ * evidence, which flattens every recognised-form fold's calibration. Written, they barely move it
+ * (`voice eval --extra test/fixtures/shape-calls.jsonl` scores them).
  */
 interface Row {
   id: string;
