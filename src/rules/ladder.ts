@@ -128,6 +128,8 @@ export function ladder(all: readonly Hit[], score: number, shape: CallShape): nu
   }
   if (has('reported_call') && has('scam_talk')) score = Math.min(score, STORY_CEILING);
   const kinds = new Set(hits.filter((h) => h.cue.weight > 0).map((h) => h.cue.tactic ?? h.cue.id));
+  // A request made after promising never to make it is two pieces of evidence: the ask and the broken word.
+  if (assuranceBroken(hits)) kinds.add('broken_assurance');
   // Except a demand for gift cards, crypto or a wire: no honest caller makes it at all.
   if (kinds.size < 2 && !asks.some((h) => h.cue.tactic === 'untraceable_payment'))
     score = Math.min(score, LONE_CUE_CEILING);

@@ -21,6 +21,12 @@ describe('rules: the ladder (what is asked, in the context of what is claimed)',
     }
   });
 
+  it('a request made after promising never to make it is not a lone phrase', () => {
+    const broken = 'We will never ask for your PIN. Now read me the six digits we just texted you.';
+    expect(band(broken)[1]).to.equal(1);
+    expect(scoreOnly(broken, 'one-sided').score).to.be.at.least(SCAM_AT);
+  });
+
   it('except a demand for an untraceable payment, which no honest caller makes', () => {
     const demand = 'Please buy Google Play gift cards and read me the numbers on the back.';
     expect(band(demand)[1]).to.equal(1);
