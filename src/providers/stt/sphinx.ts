@@ -33,7 +33,7 @@ export interface SphinxInstall {
 
 const MODEL_ROOT = '/usr/share/pocketsphinx/model';
 /** Cepstral means of telephone-band speech as this model sees it (measured on 8 kHz calls). */
-const TELEPHONE_CMN = '56,32,-40,42,-33,15,-10,-22,7,-17,7,-8,-1';
+export const TELEPHONE_CMN = '56,32,-40,42,-33,15,-10,-22,7,-17,7,-8,-1';
 
 /**
  * Finds the recogniser, Debian's US English acoustic model (`pocketsphinx` + `pocketsphinx-en-us`), and the
