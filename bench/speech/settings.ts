@@ -32,6 +32,8 @@ export const SETTINGS: Record<string, DecodeSettings> = {
   'no denoise': plain,
   'shipped, silprob 0.05': { ...shipped, args: [...shipped.args, '-silprob', '0.05'] },
   'shipped, fill 90': { ...shipped, fill: 90 },
+  'shipped, fwdflatlw 7.5': { ...shipped, args: [...shipped.args, '-fwdflatlw', '7.5'] },
+  'shipped, fwdflatlw 10': { ...shipped, args: [...shipped.args, '-fwdflatlw', '10'] },
   'shipped, lw 7.5': { ...shipped, args: [...shipped.args, '-lw', '7.5', '-fwdflatlw', '9.5'] },
   'lw 5.5': flags('-lw', '5.5', '-fwdflatlw', '7.5'),
   'lw 7.5': flags('-lw', '7.5', '-fwdflatlw', '9.5'),
