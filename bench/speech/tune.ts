@@ -1,65 +1,70 @@
 /*
  * Tuning sweep for the embedded recogniser: word error rate of decoder settings on the tuning calls
- * (calibration split) spoken by the tuning voices (flite slt and rms), G.711 μ-law. Never run on the
- * report calls or voices. `npx tsx bench/speech/tune.ts [--calls N] [setting …]`, settings by name:
- * see SETTINGS. Prints a table; the chosen setting goes into src/providers/stt/sphinx-model.ts.
+ * (calibration split) spoken by the tuning voices (flite slt and rms), G.711 μ-law, clean and with white
+ * noise at 15 dB SNR (rendered as the spoken benchmark renders its noisy condition), and the decoder's
+ * CPU time per second of speech. Never run on the report calls or voices.
+ * `npx tsx bench/speech/tune.ts [--calls N] [setting …]`, settings by name: see settings.ts. Prints a
+ * table (`--dump FILE`: reference and recognised text per call, as JSON lines); the chosen setting goes into src/providers/stt/sphinx-model.ts.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GENERAL_MODEL_ROOT, languageModel } from '../../src/providers/stt/sphinx-model.js';
 import { spokenWords } from '../../src/eval/spoken.js';
-import { median, percentile } from '../lib/stats.js';
+import { median } from '../lib/stats.js';
 import { benchCalls, wordErrorRate } from './calls.js';
-import { decodeWav, type DecodeSettings } from './decode.js';
-import { telephoneWav, type Voice } from './render.js';
-
-const general = {
-  lm: path.join(GENERAL_MODEL_ROOT, 'en-us.lm.bin'),
-  dict: path.join(GENERAL_MODEL_ROOT, 'cmudict-en-us.dict'),
-};
-const calls = languageModel();
-const tel = { fill: 0, telephoneMeans: true };
-const fill = (rms: number) => ({ fill: rms, telephoneMeans: false });
-const fast = ['-beam', '1e-40', '-wbeam', '1e-24', '-pbeam', '1e-40', '-maxhmmpf', '10000'];
-const SETTINGS: Record<string, DecodeSettings> = {
-  'general, telephone means': { ...general, ...tel, args: [] },
-  'calls, telephone means': { ...calls, ...tel, args: [] },
-  'calls, telephone means, lw 10': { ...calls, ...tel, args: ['-lw', '10'] },
-  'calls, fill 130': { ...calls, ...fill(130), args: [] },
-  'calls, fill 250': { ...calls, ...fill(250), args: [] },
-  'calls, fill 130, lw 10': { ...calls, ...fill(130), args: ['-lw', '10'] },
-  'calls, fill 250, lw 10': { ...calls, ...fill(250), args: ['-lw', '10'] },
-  'calls, fill 130, lw 10, fast': { ...calls, ...fill(130), args: ['-lw', '10', ...fast] },
-};
+import { decodeCalls, utterances } from './decode.js';
+import { telephoneWav, type Channel, type Voice } from './render.js';
+import { SETTINGS } from './settings.js';
 
 const argv = process.argv.slice(2);
 const nAt = argv.indexOf('--calls');
 const n = nAt >= 0 ? Number(argv.splice(nAt, 2)[1]) : 12;
+const dumpAt = argv.indexOf('--dump');
+const dump = dumpAt >= 0 ? argv.splice(dumpAt, 2)[1] : undefined;
+if (dump) fs.writeFileSync(dump, '');
+const maxAt = argv.indexOf('--max-utterance-ms');
+const seg = maxAt >= 0 ? { maxUtteranceMs: Number(argv.splice(maxAt, 2)[1]) } : {};
 const names = argv.length ? argv : Object.keys(SETTINGS);
 const voices: Voice[] = ['flite-slt', 'flite-rms'];
+const channels: Channel[] = [{ codec: 'mulaw' }, { codec: 'mulaw', snrDb: 15 }];
 const cache = path.join(os.tmpdir(), 'voice-shield-speech');
 const tuning = benchCalls('calibration', [4, 2, 1, 1, 3, 2]).slice(0, n);
 
-async function pool<T>(items: T[], width: number, fn: (t: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      for (let t = queue.shift(); t !== undefined; t = queue.shift()) await fn(t);
-    }),
-  );
-}
+// Each condition's calls cut into utterances once; every setting decodes the same cuts.
+const conditions = await Promise.all(
+  channels.map(async (channel) => {
+    const jobs = tuning.flatMap((c) => voices.map((v) => ({ c, v })));
+    const utts = await Promise.all(jobs.map(({ c, v }) => utterances(telephoneWav(cache, v, c.spoken, channel), seg)));
+    return { jobs, utts };
+  }),
+);
 
-console.log(`| setting | median WER | p90 WER | calls × voices |\n|---|---|---|---|`);
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+console.log(
+  `| setting | clean median WER | clean pooled WER | 15 dB median WER | 15 dB pooled WER | CPU s per speech s |\n` +
+    `|---|---|---|---|---|---|`,
+);
 for (const name of names) {
   const s = SETTINGS[name];
   if (!s) throw new Error(`unknown setting ${name}`);
-  const wers: number[] = [];
-  const jobs = tuning.flatMap((c) => voices.map((v) => ({ c, v })));
-  await pool(jobs, 2, async ({ c, v }) => {
-    const wav = telephoneWav(cache, v, c.spoken, { codec: 'mulaw' });
-    const hyp = await decodeWav(wav, s);
-    wers.push(wordErrorRate(c.words, spokenWords(hyp)));
-  });
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  console.log(`| ${name} | ${pct(median(wers))} | ${pct(percentile(wers, 90))} | ${wers.length} |`);
+  const cells: string[] = [];
+  let cpu = 0;
+  let speech = 0;
+  for (const [k, { jobs, utts }] of conditions.entries()) {
+    const d = await decodeCalls(utts, s);
+    cpu += d.cpuSeconds;
+    speech += d.speechSeconds;
+    let errors = 0;
+    let words = 0;
+    const wers = jobs.map(({ c }, i) => {
+      const wer = wordErrorRate(c.words, spokenWords(d.texts[i]!));
+      errors += wer * c.words.length;
+      const line = { setting: name, channel: channels[k], voice: jobs[i]!.v, id: c.id, wer, reference: c.spoken };
+      if (dump) fs.appendFileSync(dump, `${JSON.stringify({ ...line, recognised: d.texts[i] })}\n`);
+      words += c.words.length;
+      return wer;
+    });
+    cells.push(pct(median(wers)), pct(errors / words));
+  }
+  console.log(`| ${name} | ${cells.join(' | ')} | ${(cpu / speech).toFixed(3)} |`);
 }

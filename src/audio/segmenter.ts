@@ -44,6 +44,13 @@ class SampleBuffer {
     this.length = 0;
     return out;
   }
+  /** The first `n` samples; the rest stay, moved to the front. */
+  takeFirst(n: number): Int16Array {
+    const out = this.data.slice(0, n);
+    this.data.copyWithin(0, n, this.length);
+    this.length -= n;
+    return out;
+  }
 }
 
 export class Segmenter {
@@ -62,6 +69,11 @@ export class Segmenter {
   private readonly pending: Int16Array;
   private pendingLength = 0;
   private readonly utterance: SampleBuffer;
+  /** Energy and voicing of each frame of the utterance in progress, for cutting long speech. */
+  private frameEnergy: number[] = [];
+  private frameVoiced: boolean[] = [];
+  /** Frames at the end of a too-long utterance searched for its quietest point. */
+  private readonly cutSearchFrames: number;
 
   private inSpeech = false;
   private voicedRun = 0;
@@ -77,6 +89,7 @@ export class Segmenter {
     this.hangoverFrames = frames(opts.hangoverMs ?? 600);
     this.minSpeechFrames = frames(opts.minSpeechMs ?? 200);
     this.maxFrames = frames(opts.maxUtteranceMs ?? 15_000);
+    this.cutSearchFrames = Math.min(frames(2000), Math.floor(this.maxFrames / 4));
     this.preRollFrames = Math.max(this.onsetFrames, frames(opts.preRollMs ?? 240));
     this.preRoll = new Int16Array(this.preRollFrames * this.frameLength);
     this.pending = new Int16Array(this.frameLength);
@@ -130,6 +143,7 @@ export class Segmenter {
       return;
     }
     this.utterance.append(frame);
+    this.note(frame, voiced);
     this.frames += 1;
     if (voiced) {
       this.voicedFrames += 1;
@@ -140,11 +154,37 @@ export class Segmenter {
     if (this.silentRun >= this.hangoverFrames) {
       this.close(done);
     } else if (this.frames >= this.maxFrames) {
-      // Cut and carry on: the speaker is still talking.
-      const voicedRun = this.voicedFrames;
-      this.close(done);
-      if (voicedRun > 0) this.inSpeech = true;
+      this.cutLong(done);
     }
+  }
+
+  private note(frame: Int16Array, voiced: boolean): void {
+    let e = 0;
+    for (let i = 0; i < frame.length; i++) e += frame[i]! * frame[i]!;
+    this.frameEnergy.push(e);
+    this.frameVoiced.push(voiced);
+  }
+
+  /**
+   * The speaker is still talking at the maximum length: cut at the quietest point of its last stretch
+   * (a pause too short for the hang-over, or a stop consonant) and carry the rest into the next
+   * utterance, rather than cutting through a word the recogniser would then lose on both sides.
+   */
+  private cutLong(done: Int16Array[]): void {
+    const n = this.frameEnergy.length;
+    const quiet = (j: number): number =>
+      this.frameEnergy[j - 1]! + this.frameEnergy[j]! + (this.frameEnergy[j + 1] ?? this.frameEnergy[j]!);
+    let at = n - 1;
+    for (let j = n - 1; j >= Math.max(1, n - this.cutSearchFrames); j--) if (quiet(j) < quiet(at)) at = j;
+    const voicedBefore = this.frameVoiced.slice(0, at).filter(Boolean).length;
+    const audio = this.utterance.takeFirst(at * this.frameLength);
+    if (voicedBefore >= this.minSpeechFrames) done.push(audio);
+    this.frameEnergy = this.frameEnergy.slice(at);
+    this.frameVoiced = this.frameVoiced.slice(at);
+    this.frames = this.frameEnergy.length;
+    this.voicedFrames = this.voicedFrames - voicedBefore;
+    const lastVoiced = this.frameVoiced.lastIndexOf(true);
+    this.silentRun = this.frames - 1 - lastVoiced;
   }
 
   private remember(frame: Int16Array): void {
@@ -158,7 +198,10 @@ export class Segmenter {
     const first = (this.preRollHead - this.preRollCount + this.preRollFrames) % this.preRollFrames;
     for (let k = 0; k < this.preRollCount; k++) {
       const f = (first + k) % this.preRollFrames;
-      this.utterance.append(this.preRoll.subarray(f * this.frameLength, (f + 1) * this.frameLength));
+      const frame = this.preRoll.subarray(f * this.frameLength, (f + 1) * this.frameLength);
+      this.utterance.append(frame);
+      // The onset's voiced run is the pre-roll's last frames.
+      this.note(frame, k >= this.preRollCount - this.voicedRun);
     }
     this.frames = this.preRollCount;
     this.voicedFrames = this.voicedRun;
@@ -174,5 +217,7 @@ export class Segmenter {
     this.frames = 0;
     this.voicedFrames = 0;
     this.silentRun = 0;
+    this.frameEnergy = [];
+    this.frameVoiced = [];
   }
 }

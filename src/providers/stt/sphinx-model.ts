@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isReadable } from '../../util/files.js';
+import type { DenoiseOptions } from '../../audio/denoise.js';
 import { BAND_FILL_RMS } from './band-fill.js';
 
 export const GENERAL_MODEL_ROOT = '/usr/share/pocketsphinx/model/en-us';
@@ -39,16 +40,27 @@ export function languageModel(roots: readonly string[] = [REPO_ROOT, path.resolv
 }
 
 /**
- * Telephone audio (source ≤ 11 kHz): band-fill noise RMS (0 for none) and whether to start from
- * telephone-band cepstral means. The shared batch decoders normalise each utterance by its own mean
- * (the model's `-cmn batch`), so the means only set where a live decoder would start, and the fill is
- * what keeps the empty upper band and the digital silence between words in the range the model knows:
- * without it eSpeak's "five five five one two" came out "five five five was to" on every search setting
- * tried (docs/speech-model.md). It once cost eSpeak's words on a continuous decoder with live means.
+ * Telephone audio (source ≤ 11 kHz): band-fill noise RMS (0 for none), whether to start from
+ * telephone-band cepstral means, and the noise suppression each utterance gets first (null for none).
+ * The shared batch decoders normalise each utterance by its own mean (the model's `-cmn batch`), so the
+ * means only set where a live decoder would start, and the fill is what keeps the empty upper band and
+ * the digital silence between words in the range the model knows: without it eSpeak's "five five five
+ * one two" came out "five five five was to" on every search setting tried (docs/speech-model.md). It
+ * once cost eSpeak's words on a continuous decoder with live means.
+ *
+ * Noise suppression (src/audio/denoise.ts) only acts on an utterance whose quietest frames lie within
+ * 25 dB of its mean: on a clean line it would measure speech as noise and take some of it away (clean
+ * tuning calls lost 1.4 points of word error ungated). On the tuning voices at 15 dB SNR it took pooled
+ * word error from 46.9 to 43.5 % with clean calls unchanged, and cost less CPU than it saved in search.
  */
-export const TELEPHONE_FRONT_END: { bandFill: number; telephoneMeans: boolean } = {
+export const TELEPHONE_FRONT_END: {
+  bandFill: number;
+  telephoneMeans: boolean;
+  denoise: DenoiseOptions | null;
+} = {
   bandFill: BAND_FILL_RMS,
   telephoneMeans: true,
+  denoise: { floor: 0.2, gateDb: 25 },
 };
 
 /**

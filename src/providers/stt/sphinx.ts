@@ -13,6 +13,7 @@ import path from 'node:path';
 import { concatMap, filter, map, Observable } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { isExecutable, isReadable } from '../../util/files.js';
+import { suppressNoise } from '../../audio/denoise.js';
 import { bandFill } from './band-fill.js';
 import { createCallSlots } from './call-slots.js';
 import { DECODER_ARGS, languageModel, TELEPHONE_FRONT_END } from './sphinx-model.js';
@@ -33,7 +34,7 @@ export interface SphinxInstall {
 
 const MODEL_ROOT = '/usr/share/pocketsphinx/model';
 /** Cepstral means of telephone-band speech as this model sees it (measured on 8 kHz calls). */
-const TELEPHONE_CMN = '56,32,-40,42,-33,15,-10,-22,7,-17,7,-8,-1';
+export const TELEPHONE_CMN = '56,32,-40,42,-33,15,-10,-22,7,-17,7,-8,-1';
 
 /**
  * Finds the recogniser, Debian's US English acoustic model (`pocketsphinx` + `pocketsphinx-en-us`), and the
@@ -127,15 +128,19 @@ export function createSphinx(install: SphinxInstall, log: Logger, options: Sphin
         log.debug({ language: opts.language }, 'sphinx: only US English is installed; recognising as English');
       }
       const decoders = pool(opts.sampleRate, narrow(opts.sourceRate));
-      const fill = narrow(opts.sourceRate) && opts.sampleRate === 16_000 ? TELEPHONE_FRONT_END.bandFill : 0;
+      const telephone = narrow(opts.sourceRate) && opts.sampleRate === 16_000;
+      const fill = telephone ? TELEPHONE_FRONT_END.bandFill : 0;
+      const denoise = telephone ? TELEPHONE_FRONT_END.denoise : null;
       return audio$.pipe(
         filter((utterance) => utterance.length > 0),
         concatMap(
           (utterance) =>
             new Observable<string>((out) => {
               const abort = new AbortController();
-              // A fresh fill per utterance: the same utterance always decodes the same way.
-              const pcm = fill > 0 ? bandFill(fill)(utterance) : utterance;
+              // Noise out before the fill goes in; a fresh fill per utterance, so the same utterance
+              // always decodes the same way.
+              const quiet = denoise ? suppressNoise(utterance, denoise) : utterance;
+              const pcm = fill > 0 ? bandFill(fill)(quiet) : quiet;
               decoders.decode(pcm, opts.sampleRate, opts.priority ?? 'live', abort.signal).then(
                 (text) => {
                   out.next(text);
