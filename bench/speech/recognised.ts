@@ -4,9 +4,10 @@
  * The calibration split's calls (never the report calls of speech.ts) read by the tuning voices
  * (flite slt and rms), through a telephone channel (8 kHz G.711 μ-law), scanned by a real node as
  * audio and as text. Writes one JSON line per call and voice: the reference words, what the node
- * recognised, and both verdicts.
+ * recognised, and both verdicts. `--snr DB` adds white noise at that signal-to-noise ratio, as the
+ * benchmark's noisy condition does, so the rules can be checked on what a noisy line leaves of a call.
  *
- *   npx tsx bench/speech/recognised.ts [--out FILE] [--calls N]
+ *   npx tsx bench/speech/recognised.ts [--out FILE] [--calls N] [--snr DB]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,8 @@ const opt = (name: string, dflt: string): string => {
 };
 const out = opt('out', path.join(os.tmpdir(), 'voice-shield-recognised.jsonl'));
 const limit = Number(opt('calls', '1000'));
+const snr = argv.includes('--snr') ? Number(opt('snr', '')) : undefined;
+if (snr !== undefined && !Number.isFinite(snr)) throw new Error('--snr needs a number of dB');
 const voices: Voice[] = ['flite-slt', 'flite-rms'];
 const cache = path.join(os.tmpdir(), 'voice-shield-speech');
 // [robocall, sgd, taskmaster4, switchboard, fixture scams, fixture hard negatives]
@@ -36,7 +39,10 @@ try {
   let done = 0;
   await pool(jobs, 2, async ({ call, voice }) => {
     const text = await scan(base, key, { transcript: call.transcript });
-    const wav = telephoneWav(cache, voice, call.spoken, { codec: 'mulaw' });
+    const wav = telephoneWav(cache, voice, call.spoken, {
+      codec: 'mulaw',
+      ...(snr === undefined ? {} : { snrDb: snr }),
+    });
     const audio = await scan(base, key, { audio_base64: wav.toString('base64'), encoding: 'wav', language: 'en-US' });
     const line = {
       id: call.id,
