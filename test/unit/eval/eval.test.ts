@@ -8,7 +8,7 @@ import { loadDatasets, tagCategory } from '../../../src/eval/datasets.js';
 import { evaluate, formatReport, rulesThroughput } from '../../../src/eval/evaluate.js';
 import { formatCrossSource, leaveOneSourceOut } from '../../../src/eval/cross-source.js';
 import { isFinal } from '../../../src/eval/split.js';
-import { atThreshold, fitPlatt, rocAuc } from '../../../src/eval/metrics.js';
+import { atThreshold, rocAuc } from '../../../src/eval/metrics.js';
 
 /** A miniature copy of the shared data layout: robocalls with campaign clusters, and legitimate dialogues. */
 function miniData(): string {
@@ -113,18 +113,6 @@ describe('eval: metrics', () => {
       0.85,
     );
     expect(r).to.include({ tp: 1, fp: 1, fn: 1, tn: 1, precision: 0.5, recall: 0.5, fpr: 0.5 });
-  });
-
-  it('Platt scaling recovers a known logistic relation', () => {
-    const points: Array<{ z: number; scam: boolean }> = [];
-    // p = σ(2·(z − 1)): generate expected counts per z.
-    for (let z = -2; z <= 4; z += 0.25) {
-      const p = 1 / (1 + Math.exp(-2 * (z - 1)));
-      for (let k = 0; k < 200; k++) points.push({ z, scam: k < Math.round(p * 200) });
-    }
-    const fit = fitPlatt(points, 0);
-    expect(fit.scale).to.be.closeTo(2, 0.1);
-    expect(fit.bias).to.be.closeTo(-1, 0.05);
   });
 });
 
