@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFixture } from '../../helpers/fixtures.js';
 import fs from 'node:fs';
 import { combine } from '../../../src/domain/combine.js';
 import { LocalModel, type ModelArtefact } from '../../../src/providers/llm/local/model.js';
@@ -17,11 +18,7 @@ interface Row {
   kind?: string;
   transcript: string;
 }
-const ROWS: Row[] = fs
-  .readFileSync(new URL('../../fixtures/conversation-calls.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Row);
+const ROWS = readFixture<Row>('conversation-calls.jsonl');
 const model = new LocalModel(
   JSON.parse(fs.readFileSync(new URL('../../../models/scamlr-v1.json', import.meta.url), 'utf8')) as ModelArtefact,
 );

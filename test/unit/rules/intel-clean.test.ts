@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { expect } from 'chai';
+import { readFixture } from '../../helpers/fixtures.js';
 import { complaintComment } from '../../../src/domain/complaint.js';
 import { countIntel, mergeIntel } from '../../../src/domain/intel.js';
 import { canonicalIntel, extractIntel } from '../../../src/rules/intel/extract.js';
@@ -113,11 +113,7 @@ describe('rules/intel: stated callback numbers', () => {
     text: string;
     numbers: string[];
   }
-  const lines = fs
-    .readFileSync(new URL('../../fixtures/callback-lines.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Line);
+  const lines = readFixture<Line>('callback-lines.jsonl');
 
   it('finds at least 95 % of the numbers stated in realistic lines, and none that were not stated', () => {
     let stated = 0;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { readFixture } from '../../helpers/fixtures.js';
 import { LIKELY_SCAM_AT, SUSPICIOUS_AT } from '../../../src/domain/levels.js';
 import { TACTICS, type Tactic } from '../../../src/domain/tactics.js';
 import { findEvidence, findEvidenceExhaustive } from '../../../src/rules/evidence.js';
@@ -12,13 +12,8 @@ interface Row {
   category?: string;
   kind?: string;
 }
-const load = (f: string): Row[] =>
-  readFileSync(new URL(`../../fixtures/${f}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Row);
-const HARD_NEGATIVES = load('hard-negatives.jsonl');
-const SCAM_CALLS = load('scam-calls.jsonl');
+const HARD_NEGATIVES = readFixture<Row>('hard-negatives.jsonl');
+const SCAM_CALLS = readFixture<Row>('scam-calls.jsonl');
 const score = (t: string) => scoreText(callerText(parseTranscript(t)));
 
 describe('rules: tactics from evidence', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
+import { readFixture } from '../../helpers/fixtures.js';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { LIKELY_SCAM_AT, SCAM_AT } from '../../../src/domain/levels.js';
 import { NO_ASK_CEILING, NO_REQUEST_CEILING } from '../../../src/rules/ladder.js';
@@ -22,11 +22,7 @@ interface Row {
   label: 'scam' | 'legit';
   transcript: string;
 }
-const ROWS: Row[] = fs
-  .readFileSync(new URL('../../fixtures/shape-calls.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Row);
+const ROWS = readFixture<Row>('shape-calls.jsonl');
 const lines = (...l: string[]) => l.join('\n');
 const unlabelled = (t: string) => t.replace(/^(?:caller|callee): /gm, '');
 /** Scored as the final analysis scores it: the caller's words in the context of the call's shape. */

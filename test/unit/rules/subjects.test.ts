@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
+import { readFixture } from '../../helpers/fixtures.js';
 import { finalAnalysis } from '../../../pipelines/final-analysis.js';
 import { CATEGORIES, type Category } from '../../../src/domain/categories.js';
 import { createLocalProvider } from '../../../src/providers/llm/local/provider.js';
@@ -75,12 +76,7 @@ describe('rules/subjects: the story rules', () => {
     text?: string;
   }
   const labelled = ['scam-calls.jsonl', 'multi-turn-scams.jsonl', 'phrase-calls.jsonl'].flatMap((f) =>
-    fs
-      .readFileSync(new URL(`../../fixtures/${f}`, import.meta.url), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Row)
-      .filter((r) => r.category),
+    readFixture<Row>(f).filter((r) => r.category),
   );
 
   it('every labelled written scam call, told weakly, gets its labelled subject from its story alone', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
+import { readFixture } from '../../helpers/fixtures.js';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { verdictGate, type ScoreUpdate } from '../../../operators/verdict-gate.js';
 import { createRuleScorer, scoreOnly } from '../../../src/rules/index.js';
@@ -14,11 +14,7 @@ interface Call {
   id: string;
   caller: string[];
 }
-const CALLS: Call[] = fs
-  .readFileSync(new URL('../../fixtures/multi-turn-scams.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Call);
+const CALLS = readFixture<Call>('multi-turn-scams.jsonl');
 
 async function ladder(call: Call): Promise<{ scores: number[]; sent: number[] }> {
   const scorer = createRuleScorer();
