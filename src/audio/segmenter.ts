@@ -69,7 +69,7 @@ export class Segmenter {
   private readonly pending: Int16Array;
   private pendingLength = 0;
   private readonly utterance: SampleBuffer;
-  /** Energy and voicing of each frame of the utterance in progress, for cutting long speech. */
+  /** Energy and voicing of each frame of the utterance in progress (its length in frames), for cutting long speech. */
   private frameEnergy: number[] = [];
   private frameVoiced: boolean[] = [];
   /** Frames at the end of a too-long utterance searched for its quietest point. */
@@ -79,7 +79,6 @@ export class Segmenter {
   private voicedRun = 0;
   private silentRun = 0;
   private voicedFrames = 0;
-  private frames = 0;
 
   constructor(opts: SegmenterOptions) {
     this.vad = new VoiceActivityDetector(opts.sampleRate, opts.mode ?? 2);
@@ -144,7 +143,6 @@ export class Segmenter {
     }
     this.utterance.append(frame);
     this.note(frame, voiced);
-    this.frames += 1;
     if (voiced) {
       this.voicedFrames += 1;
       this.silentRun = 0;
@@ -153,7 +151,7 @@ export class Segmenter {
     }
     if (this.silentRun >= this.hangoverFrames) {
       this.close(done);
-    } else if (this.frames >= this.maxFrames) {
+    } else if (this.frameEnergy.length >= this.maxFrames) {
       this.cutLong(done);
     }
   }
@@ -181,10 +179,9 @@ export class Segmenter {
     if (voicedBefore >= this.minSpeechFrames) done.push(audio);
     this.frameEnergy = this.frameEnergy.slice(at);
     this.frameVoiced = this.frameVoiced.slice(at);
-    this.frames = this.frameEnergy.length;
     this.voicedFrames = this.voicedFrames - voicedBefore;
     const lastVoiced = this.frameVoiced.lastIndexOf(true);
-    this.silentRun = this.frames - 1 - lastVoiced;
+    this.silentRun = this.frameEnergy.length - 1 - lastVoiced;
   }
 
   private remember(frame: Int16Array): void {
@@ -203,7 +200,6 @@ export class Segmenter {
       // The onset's voiced run is the pre-roll's last frames.
       this.note(frame, k >= this.preRollCount - this.voicedRun);
     }
-    this.frames = this.preRollCount;
     this.voicedFrames = this.voicedRun;
     this.silentRun = 0;
     this.preRollCount = 0;
@@ -214,7 +210,6 @@ export class Segmenter {
     const audio = this.utterance.take();
     if (this.voicedFrames >= this.minSpeechFrames) done.push(audio);
     this.inSpeech = false;
-    this.frames = 0;
     this.voicedFrames = 0;
     this.silentRun = 0;
     this.frameEnergy = [];
